@@ -1,0 +1,211 @@
+//! The expansion type `Expansion<T, N>`: an unevaluated sum of `N` machine numbers.
+//!
+//! Invariant kept by every constructor and operation (the *accurate* tier): the terms are
+//! ordered by decreasing magnitude and *ulp-nonoverlapping*, |x_{i+1}| ≤ ulp(x_i), with zero
+//! terms only at the end (JMMP 2016, Def. 2.4). The terms are private so callers cannot break
+//! this; [`Expansion::from_terms`] renormalises whatever it is given.
+//!
+//! Non-finite values: an expansion whose leading term is ±∞ or NaN has zeros below it (or NaN);
+//! [`Expansion::is_finite`] checks every term, so an intermediate NaN is never hidden.
+
+use crate::eft::{renormalize, two_sum};
+use crate::float::FloatTerm;
+use core::cmp::Ordering;
+
+/// A floating-point expansion x = x₀ + x₁ + … + x_{N−1} of `N` terms of type `T` (`f64` or
+/// `f32`), 1 ≤ N ≤ 8.
+#[derive(Clone, Copy, Debug)]
+pub struct Expansion<T: FloatTerm, const N: usize> {
+    pub(crate) terms: [T; N],
+}
+
+/// Largest supported number of terms.
+pub const MAX_TERMS: usize = 8;
+
+impl<T: FloatTerm, const N: usize> Expansion<T, N> {
+    const CHECK_N: () = assert!(N >= 1 && N <= MAX_TERMS, "Expansion supports 1..=8 terms");
+
+    /// Builds from terms already known to satisfy the invariant (internal use).
+    #[inline(always)]
+    pub(crate) fn from_normalized(terms: [T; N]) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let _ = Self::CHECK_N;
+        Self { terms }
+    }
+
+    /// Zero.
+    #[inline(always)]
+    pub fn zero() -> Self {
+        Self::from_normalized([T::ZERO; N])
+    }
+
+    /// One.
+    #[inline(always)]
+    pub fn one() -> Self {
+        Self::from_term(T::ONE)
+    }
+
+    /// The expansion holding one machine number exactly.
+    #[inline(always)]
+    pub fn from_term(v: T) -> Self {
+        let mut terms = [T::ZERO; N];
+        terms[0] = v;
+        Self::from_normalized(terms)
+    }
+
+    /// Builds an expansion equal to the exact sum of `terms` (renormalised), or the nearest
+    /// `N`-term expansion when the sum needs more than `N` non-overlapping terms. The terms
+    /// should be roughly ordered by decreasing magnitude (as any expansion's are); non-finite
+    /// input yields a non-finite result.
+    pub fn from_terms(terms: [T; N]) -> Self {
+        if terms.iter().any(|t| !t.is_finite()) {
+            let s = terms.iter().fold(T::ZERO, |acc, &t| acc + t);
+            return Self::from_term(s);
+        }
+        let mut scratch = terms;
+        // Sort by decreasing magnitude so the renormalisation's proof applies to any input.
+        scratch.sort_by(|a, b| b.abs().partial_cmp(&a.abs()).unwrap_or(Ordering::Equal));
+        let mut out = [T::ZERO; N];
+        renormalize(&mut scratch, &mut out);
+        Self::from_normalized(out)
+    }
+
+    /// Converts an `f64` to the nearest expansion: exact for `f64` terms; for `f32` terms
+    /// exact when N ≥ 3 and the value is within f32's exponent range (greedy nearest split).
+    pub fn from_f64(v: f64) -> Self {
+        let mut terms = [T::ZERO; N];
+        let mut rest = v;
+        for t in terms.iter_mut() {
+            let head = T::from_f64(rest);
+            *t = head;
+            if !head.is_finite() {
+                break;
+            }
+            rest -= head.to_f64();
+            if rest == 0.0 {
+                break;
+            }
+        }
+        Self::from_normalized(terms)
+    }
+
+    /// The terms, leading term first.
+    #[inline(always)]
+    pub fn terms(&self) -> &[T; N] {
+        &self.terms
+    }
+
+    /// The leading term (the value rounded to one machine number, up to one ulp).
+    #[inline(always)]
+    pub fn hi(&self) -> T {
+        self.terms[0]
+    }
+
+    /// The value rounded to `f64` (faithfully: summed from the smallest term up).
+    pub fn to_f64(&self) -> f64 {
+        let mut s = 0.0f64;
+        let mut c = 0.0f64;
+        for t in self.terms.iter().rev() {
+            let (hi, lo) = two_sum(s, t.to_f64());
+            s = hi;
+            c += lo;
+        }
+        s + c
+    }
+
+    /// The value rounded to `f32`.
+    pub fn to_f32(&self) -> f32 {
+        self.to_f64() as f32
+    }
+
+    /// True when every term is finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.terms.iter().all(|t| t.is_finite())
+    }
+
+    /// True when any term is NaN.
+    #[inline]
+    pub fn is_nan(&self) -> bool {
+        self.terms.iter().any(|t| t.is_nan())
+    }
+
+    /// True for ±0.
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        self.terms[0] == T::ZERO
+    }
+
+    /// Negation (exact).
+    #[inline(always)]
+    pub fn neg(&self) -> Self {
+        let mut t = self.terms;
+        for v in t.iter_mut() {
+            *v = -*v;
+        }
+        Self::from_normalized(t)
+    }
+
+    /// Absolute value (exact): the sign of an expansion is the sign of its leading term.
+    #[inline(always)]
+    pub fn abs(&self) -> Self {
+        if self.terms[0] < T::ZERO {
+            self.neg()
+        } else {
+            *self
+        }
+    }
+
+    /// Multiplication by 2^e, exact unless a term overflows or becomes subnormal.
+    pub fn ldexp(&self, e: i32) -> Self {
+        let mut t = self.terms;
+        for v in t.iter_mut() {
+            *v = v.ldexp(e);
+        }
+        Self::from_normalized(t)
+    }
+
+    /// Sign of the exact value: `Less`, `Equal` or `Greater`; `None` for NaN.
+    pub fn signum_ordering(&self) -> Option<Ordering> {
+        if self.is_nan() {
+            return None;
+        }
+        self.terms[0].partial_cmp(&T::ZERO)
+    }
+
+    /// Exact comparison of values (computed from the exact difference).
+    pub fn cmp_value(&self, other: &Self) -> Option<Ordering> {
+        if self.is_nan() || other.is_nan() {
+            return None;
+        }
+        if !self.terms[0].is_finite() || !other.terms[0].is_finite() {
+            return self.terms[0].partial_cmp(&other.terms[0]);
+        }
+        // The accurate difference's leading term has the sign of the exact difference.
+        self.sub(other).signum_ordering()
+    }
+}
+
+impl<T: FloatTerm, const N: usize> Default for Expansion<T, N> {
+    fn default() -> Self {
+        Self::zero()
+    }
+}
+
+impl<T: FloatTerm, const N: usize> PartialEq for Expansion<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp_value(other) == Some(Ordering::Equal)
+    }
+}
+
+impl<T: FloatTerm, const N: usize> PartialOrd for Expansion<T, N> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.cmp_value(other)
+    }
+}
+
+impl<T: FloatTerm, const N: usize> From<T> for Expansion<T, N> {
+    fn from(v: T) -> Self {
+        Self::from_term(v)
+    }
+}

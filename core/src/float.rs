@@ -1,0 +1,154 @@
+//! The machine number types an expansion is built from: `f64` and `f32`.
+//!
+//! [`FloatTerm`] is a small sealed trait holding exactly what the error-free transforms and the
+//! expansion algorithms need (fused multiply-add, unit roundoff, exponent access). It is sealed
+//! because every error bound in this crate is proven for IEEE-754 binary64 / binary32 with
+//! round-to-nearest-even, and for nothing else.
+
+use core::fmt::{Debug, Display, LowerExp};
+use core::ops::{Add, Div, Mul, Neg, Sub};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for f32 {}
+}
+
+/// An IEEE-754 binary format used as the term type of an expansion (`f64` or `f32`).
+pub trait FloatTerm:
+    sealed::Sealed
+    + Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + Debug
+    + Display
+    + LowerExp
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// Significand precision p in bits (53 or 24).
+    const PRECISION: u32;
+    /// Unit roundoff u = 2^-p.
+    const UNIT_ROUNDOFF: f64;
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// Largest finite value.
+    const MAX: Self;
+    /// Smallest positive normal value.
+    const MIN_POSITIVE: Self;
+    /// Veltkamp splitting constant 2^ceil(p/2) + 1.
+    const SPLITTER: Self;
+    /// Short name used in files and messages (`"f64"` or `"f32"`).
+    const NAME: &'static str;
+
+    /// `self * a + b` with a single rounding (hardware FMA on x86-64-v3).
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self;
+    /// Correctly rounded square root.
+    fn sqrt(self) -> Self;
+    /// True for finite values.
+    fn is_finite(self) -> bool;
+    /// True for NaN.
+    fn is_nan(self) -> bool;
+    /// Exact widening to f64.
+    fn to_f64(self) -> f64;
+    /// Round-to-nearest narrowing from f64 (exact for `f64`).
+    fn from_f64(v: f64) -> Self;
+    /// `self * 2^e`, exact unless it overflows or underflows.
+    fn ldexp(self, e: i32) -> Self;
+    /// Raw bit pattern widened to u64 (for hex output and bit-exact comparisons).
+    fn to_bits_u64(self) -> u64;
+}
+
+macro_rules! impl_float_term {
+    ($t:ty, $p:expr, $splitter:expr, $name:expr) => {
+        impl FloatTerm for $t {
+            const PRECISION: u32 = $p;
+            const UNIT_ROUNDOFF: f64 = 1.0 / (1u64 << $p) as f64;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const MAX: Self = <$t>::MAX;
+            const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
+            const SPLITTER: Self = $splitter;
+            const NAME: &'static str = $name;
+
+            #[inline(always)]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                <$t>::mul_add(self, a, b)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn ldexp(self, e: i32) -> Self {
+                // Multiply by powers of two in steps that are themselves representable, so the
+                // result is exact whenever it is representable (the final step may round
+                // only when the result is subnormal).
+                let mut x = self;
+                let mut e = e;
+                let step: i32 = (<$t>::MAX_EXP - 1) as i32;
+                while e > step {
+                    x = x * (2.0 as $t).powi(step);
+                    e -= step;
+                }
+                let min_step: i32 = <$t>::MIN_EXP - 1;
+                while e < min_step {
+                    x = x * (2.0 as $t).powi(min_step);
+                    e -= min_step;
+                }
+                x * (2.0 as $t).powi(e)
+            }
+            #[inline(always)]
+            fn to_bits_u64(self) -> u64 {
+                self.to_bits() as u64
+            }
+        }
+    };
+}
+
+impl_float_term!(f64, 53, 134_217_729.0, "f64");
+impl_float_term!(f32, 24, 4097.0, "f32");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ldexp_is_exact_across_the_range() {
+        assert_eq!(1.0f64.ldexp(1023), f64::MAX / (2.0 - f64::EPSILON));
+        assert_eq!(1.0f64.ldexp(-1074), f64::from_bits(1));
+        assert_eq!(f64::MAX.ldexp(-1000).ldexp(1000), f64::MAX);
+        assert_eq!(3.0f32.ldexp(-140), f32::from_bits(3 << 9));
+    }
+}

@@ -1,0 +1,179 @@
+//! The Hénon map h(x, y) = (1 + y − a·x², b·x), written once over a small arithmetic trait so
+//! the same code iterates in `f64`, `f32`, any expansion (either tier) and, in the interval
+//! crate, intervals of every kind.
+//!
+//! The order of operations is fixed and documented because the GPU kernels repeat it exactly
+//! (bit-identical orbits):
+//!
+//! ```text
+//! x² = sqr(x);  t = a·x²;  u = y + 1;  x' = u − t;  y' = b·x
+//! ```
+
+use crate::expansion::Expansion;
+use crate::float::FloatTerm;
+
+/// The arithmetic a map needs: a commutative ring with squaring, plus multiplication and
+/// addition by the parameter type `P`.
+pub trait MapScalar<P>: Clone {
+    /// self + other
+    fn add(&self, other: &Self) -> Self;
+    /// self − other
+    fn sub(&self, other: &Self) -> Self;
+    /// self · other
+    fn mul(&self, other: &Self) -> Self;
+    /// self²
+    fn sqr(&self) -> Self;
+    /// self · p for a parameter value p
+    fn mul_param(&self, p: &P) -> Self;
+    /// self + 1
+    fn add_one(&self) -> Self;
+}
+
+/// One step of the Hénon map in the documented order of operations.
+#[inline(always)]
+pub fn henon_step<S: MapScalar<P>, P>(a: &P, b: &P, x: &S, y: &S) -> (S, S) {
+    let x2 = x.sqr();
+    let t = x2.mul_param(a);
+    let u = y.add_one();
+    (u.sub(&t), x.mul_param(b))
+}
+
+impl MapScalar<f64> for f64 {
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        self * self
+    }
+    #[inline(always)]
+    fn mul_param(&self, p: &f64) -> Self {
+        self * p
+    }
+    #[inline(always)]
+    fn add_one(&self) -> Self {
+        self + 1.0
+    }
+}
+
+impl MapScalar<f32> for f32 {
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        self * self
+    }
+    #[inline(always)]
+    fn mul_param(&self, p: &f32) -> Self {
+        self * p
+    }
+    #[inline(always)]
+    fn add_one(&self) -> Self {
+        self + 1.0
+    }
+}
+
+/// Accurate-tier expansion arithmetic with expansion parameters.
+impl<T: FloatTerm, const N: usize> MapScalar<Expansion<T, N>> for Expansion<T, N> {
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        Expansion::add(self, o)
+    }
+    #[inline(always)]
+    fn sub(&self, o: &Self) -> Self {
+        Expansion::sub(self, o)
+    }
+    #[inline(always)]
+    fn mul(&self, o: &Self) -> Self {
+        Expansion::mul(self, o)
+    }
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        Expansion::sqr(self)
+    }
+    #[inline(always)]
+    fn mul_param(&self, p: &Self) -> Self {
+        Expansion::mul(self, p)
+    }
+    #[inline(always)]
+    fn add_one(&self) -> Self {
+        self.add_term(T::ONE)
+    }
+}
+
+/// Fast-tier expansion arithmetic: the arithmetic of the search and of the GPU kernels.
+/// Parameters are expansions; when a parameter is a single machine number the kernels and this
+/// code both use the same Alg. 5 multiplication on (p, 0, …, 0), so results agree bit for bit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+pub struct Fast<T: FloatTerm, const N: usize>(pub Expansion<T, N>);
+
+impl<T: FloatTerm, const N: usize> MapScalar<Expansion<T, N>> for Fast<T, N> {
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        Fast(self.0.add_fast(&o.0))
+    }
+    #[inline(always)]
+    fn sub(&self, o: &Self) -> Self {
+        Fast(self.0.sub_fast(&o.0))
+    }
+    #[inline(always)]
+    fn mul(&self, o: &Self) -> Self {
+        Fast(self.0.mul_fast(&o.0))
+    }
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        Fast(self.0.sqr_fast())
+    }
+    #[inline(always)]
+    fn mul_param(&self, p: &Expansion<T, N>) -> Self {
+        Fast(self.0.mul_fast(p))
+    }
+    #[inline(always)]
+    fn add_one(&self) -> Self {
+        Fast(self.0.add_term_fast(T::ONE))
+    }
+}
+
+/// Iterates the Hénon map `steps` times from (x, y).
+pub fn henon_iterate<S: MapScalar<P>, P>(a: &P, b: &P, x: &S, y: &S, steps: u64) -> (S, S) {
+    let (mut x, mut y) = (x.clone(), y.clone());
+    for _ in 0..steps {
+        let (nx, ny) = henon_step(a, b, &x, &y);
+        x = nx;
+        y = ny;
+    }
+    (x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_point_of_the_classical_map_is_fixed() {
+        // Fixed point: x = (b − 1 + sqrt((1 − b)² + 4a)) / (2a).
+        let (a, b) = (1.4f64, 0.3f64);
+        let x = ((b - 1.0) + ((1.0 - b) * (1.0 - b) + 4.0 * a).sqrt()) / (2.0 * a);
+        let (nx, ny) = henon_step(&a, &b, &x, &(b * x));
+        assert!((nx - x).abs() < 1e-15 && (ny - b * x).abs() < 1e-15);
+    }
+}

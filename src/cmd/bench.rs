@@ -1,0 +1,34 @@
+//! `expanse bench cpu|gpu|prove`: dispatches to one module per target, each owning its own
+//! measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`).
+use super::{bench_cpu, bench_gpu, bench_prove, CliError, CmdResult};
+
+/// Arguments of `expanse bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to measure: `cpu`, `gpu` or `prove`.
+    pub target: String,
+    /// Print the results as JSON (for `expanse report`).
+    #[arg(long)]
+    pub json: bool,
+    /// Scale factor for the amount of work (1.0 = default; smaller is quicker, noisier).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+}
+
+/// Runs `expanse bench`.
+pub fn run(args: Args) -> CmdResult {
+    if !(args.scale.is_finite() && args.scale > 0.0) {
+        return Err(CliError::usage(format!(
+            "--scale must be a positive number, got {}",
+            args.scale
+        )));
+    }
+    match args.target.as_str() {
+        "cpu" => bench_cpu::run(&args),
+        "gpu" => bench_gpu::run(&args),
+        "prove" => bench_prove::run(&args),
+        other => Err(CliError::usage(format!(
+            "bench: unknown target {other:?}; expected cpu, gpu or prove"
+        ))),
+    }
+}
