@@ -1,1 +1,8 @@
-//! placeholder
+//! # expanse-prove (work in progress)
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod ivl;
+pub mod numfmt;
+
+pub use error::{Error, ErrorKind};
