@@ -4,5 +4,7 @@
 pub mod error;
 pub mod ivl;
 pub mod numfmt;
+pub mod orbit;
+pub mod params;
 
 pub use error::{Error, ErrorKind};
