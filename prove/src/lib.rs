@@ -1,10 +1,14 @@
 //! # expanse-prove (work in progress)
 #![deny(missing_docs)]
 
+pub mod crosscheck;
+pub mod engine;
 pub mod error;
 pub mod ivl;
+pub mod krawczyk;
 pub mod numfmt;
 pub mod orbit;
 pub mod params;
+pub mod stability;
 
 pub use error::{Error, ErrorKind};
