@@ -239,7 +239,9 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     };
     let gf: Vec<f64> = guess.iter().map(|v| v.to_f64()).collect();
     let gr = growth(&gf, pb_hi.a.approx(), pb_hi.b.approx());
-    let est = (2.0 * (2.0 * gr.l1 + gr.l2)).ceil() as u32 + 48;
+    // Measured: the existence proof needs about 1.5–2 × (l1 + l2) bits (MATH.md §4.1: r must
+    // be below 1/(2a·Γ) while the residual is amplified by Γ ≈ 2^(l1 + l2)).
+    let est = (2.1 * (gr.l1 + gr.l2)).ceil() as u32 + 64;
     let extra = (2.0 * gr.l1).ceil() as u32 + 32;
     let mut plan: Vec<(&'static str, u32)> = Vec::new();
     if est <= 120 {
