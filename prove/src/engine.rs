@@ -280,6 +280,19 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             break;
         };
         refine_info = (nbits, r.iterations, r.last_step_log2);
+        if !r.converged {
+            reason = Some(format!(
+                "Newton's method did not converge at {nbits} bits (last step 2^{:.1})",
+                r.last_step_log2
+            ));
+            attempts.push(Attempt {
+                kind,
+                bits,
+                outcome: "refinement did not converge".into(),
+                ms: ms(t),
+            });
+            break;
+        }
         xr = r.x;
         // The refined orbit must pass near the candidate point.
         let dx = Float::with_val(64, &xr[0] - &c.x).abs().to_f64();
