@@ -403,9 +403,18 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                     Status::PeriodicUnstable
                 };
                 if opts.cross_check {
-                    let ccbits = (bits.max(est) * 2).max(128);
-                    let pbc = pb_hi.at_prec(ccbits);
-                    let cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                    // Direct shooting needs about as many bits as the main proof (r below
+                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); retry once at twice that.
+                    let mut ccbits = bits.max(est).max(128);
+                    let mut cc;
+                    loop {
+                        let pbc = pb_hi.at_prec(ccbits);
+                        cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                        if cc.proved || ccbits >= 2 * bits.max(est).max(128) {
+                            break;
+                        }
+                        ccbits *= 2;
+                    }
                     let agree = cc.proved && cc.decision == res.stability;
                     if agree {
                         proof.status = main;
