@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod accurate;
+pub mod batch;
 pub mod bounds;
 pub mod decimal;
 pub mod dw;
