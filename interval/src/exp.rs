@@ -23,9 +23,11 @@
 //! ## Where the bounds hold, and what happens elsewhere
 //!
 //! The core's bounds hold when the result and all terms stay normal and finite. An endpoint is
-//! trusted only when r is finite and `min_normal_result::<f64>(N)` ≤ |r₀| ≤ 2^1000, or when r is
-//! an exact zero (a sum whose computed value is 0 is exactly 0, since the core's addition is
-//! exact up to its final truncation; a product with a zero factor is exactly 0). Otherwise —
+//! trusted only when r is finite and `min_normal_result::<f64>(N)` ≤ |r₀| ≤ 2^1000 (for division
+//! and square root the same is required of the numerator / radicand, whose scale the
+//! remainders live at; the containment tests found sqrt of 1e-304 wrong without it), or when r is
+//! an exact zero (a product with a zero factor; a sum whose exact value is checked to be 0 by
+//! an exact comparison). Otherwise —
 //! an infinite endpoint, an underflowing or overflowing result — the whole operation is
 //! recomputed soundly in f64 interval arithmetic (inari) from outward f64 enclosures of the
 //! operands, and the result converted back exactly. That loses precision but never
@@ -117,6 +119,13 @@ pub(crate) fn cmp_exact<const N: usize>(a: &E<N>, b: &E<N>) -> Option<Ordering> 
     Some(exact_sign_of_sum(&xs[..2 * N]).cmp(&0))
 }
 
+/// Zero when x + y is exactly zero (checked exactly; the rare path when a computed sum is
+/// zero or untrusted), None otherwise.
+#[cold]
+fn exact_zero_sum<const N: usize>(x: &E<N>, y: &E<N>) -> Option<E<N>> {
+    (cmp_exact(x, &y.neg()) == Some(Ordering::Equal)).then(E::<N>::zero)
+}
+
 #[inline]
 fn lt<const N: usize>(a: &E<N>, b: &E<N>) -> bool {
     cmp_exact(a, b) == Some(Ordering::Less)
@@ -146,27 +155,31 @@ fn widen_factor<const N: usize>(eps: f64) -> f64 {
 }
 
 /// Moves the computed endpoint r outward (down when `up` is false) by w = fl(c·|r₀|), or
-/// returns None when r is outside the range where the core's bounds hold. `zero_exact` says
-/// that a computed zero is known to be the exact value.
+/// returns None when r is zero or outside the range where the core's bounds hold (the caller
+/// then handles exact zeros or falls back).
 #[inline]
-fn outward<const N: usize>(r: E<N>, c: f64, up: bool, zero_exact: bool) -> Option<E<N>> {
+fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
     let r0 = r.hi();
     if r0 == 0.0 {
-        return if zero_exact && !r.is_nan() {
-            Some(E::<N>::zero())
-        } else {
-            None
-        };
+        return None;
     }
     if !r.is_finite() {
         return None;
     }
-    let a = r0.abs();
-    if !(bounds::min_normal_result::<f64>(N)..=BIG).contains(&a) {
+    if !in_range(&r) {
         return None;
     }
-    let w = a * c;
+    let w = r0.abs() * c;
     Some(if up { r.add_term(w) } else { r.add_term(-w) })
+}
+
+/// True when the leading term's magnitude is in the range where the core's bounds hold
+/// (`min_normal_result` ≤ |x₀| ≤ 2^1000). Division and square root need this of their
+/// (numerator) operand as well as of the result: their remainders live at the operand's
+/// scale, and an underflow there is an absolute error the relative bound does not cover.
+#[inline]
+fn in_range<const N: usize>(x: &E<N>) -> bool {
+    (bounds::min_normal_result::<f64>(N)..=BIG).contains(&x.hi().abs())
 }
 
 /// The expansion nearest below (`Round::Down`) or above (`Round::Up`) the exact value `v`,
@@ -494,8 +507,10 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
         }
         if self.finite() && other.finite() {
             let c = widen_factor::<N>(bounds::add_rel_bound::<f64>(N));
-            let lo = outward(self.lo.add(&other.lo), c, false, true);
-            let hi = outward(self.hi.add(&other.hi), c, true, true);
+            let lo = outward(self.lo.add(&other.lo), c, false)
+                .or_else(|| exact_zero_sum(&self.lo, &other.lo));
+            let hi = outward(self.hi.add(&other.hi), c, true)
+                .or_else(|| exact_zero_sum(&self.hi, &other.hi));
             if let (Some(lo), Some(hi)) = (lo, hi) {
                 return Self::raw(lo, hi);
             }
@@ -519,7 +534,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
                 if x.is_zero() || y.is_zero() {
                     return E::<N>::zero();
                 }
-                outward(x.mul(y), c, up, false).unwrap_or_else(|| {
+                outward(x.mul(y), c, up).unwrap_or_else(|| {
                     bad.set(true);
                     E::<N>::zero()
                 })
@@ -550,7 +565,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
                 if x.is_zero() {
                     return Some(E::<N>::zero());
                 }
-                outward(x.sqr(), c, up, false)
+                outward(x.sqr(), c, up)
             };
             let r = match self.class() {
                 Class::P => (sq(&self.lo, false), sq(&self.hi, true)),
@@ -593,7 +608,11 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
                 if x.is_zero() {
                     return E::<N>::zero();
                 }
-                outward(x.div(y), c, up, false).unwrap_or_else(|| {
+                if !in_range(x) {
+                    bad.set(true);
+                    return E::<N>::zero();
+                }
+                outward(x.div(y), c, up).unwrap_or_else(|| {
                     bad.set(true);
                     E::<N>::zero()
                 })
@@ -623,7 +642,10 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
                 if x.is_zero() || sgn(x) < 0 {
                     return Some(E::<N>::zero());
                 }
-                outward(x.sqrt(), c, up, false)
+                if !in_range(x) {
+                    return None;
+                }
+                outward(x.sqrt(), c, up)
             };
             if let (Some(lo), Some(hi)) = (s(&self.lo, false), s(&self.hi, true)) {
                 // √ is increasing and ≥ 0; the downward widening may dip below 0 only for
