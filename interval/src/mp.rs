@@ -214,17 +214,19 @@ impl IntervalArith for MpInterval {
                 Float::with_val(p, &self.lo + &self.hi) / 2u32
             }
             (false, true) => {
-                if self.lo > f64::MAX {
+                let big = Float::with_val_round(p, f64::MAX, Round::Down).0;
+                if self.lo > big {
                     self.lo.clone()
                 } else {
-                    Float::with_val(p, f64::MAX)
+                    big
                 }
             }
             (true, false) => {
-                if self.hi < f64::MIN {
+                let small = Float::with_val_round(p, f64::MIN, Round::Up).0;
+                if self.hi < small {
                     self.hi.clone()
                 } else {
-                    Float::with_val(p, f64::MIN)
+                    small
                 }
             }
             (true, true) => Float::with_val(p, 0),
