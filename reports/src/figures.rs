@@ -116,9 +116,10 @@ fn bounds(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64, f64, f64) {
     b
 }
 
-/// Tick label without trailing noise: up to 6 significant digits.
-fn tick(v: f64) -> String {
-    if v == 0.0 {
+/// Tick label without trailing noise; values below 10⁻⁹ of the axis span print as 0 (plotters
+/// places ticks at multiples computed in floating point, e.g. −5.55e−17 for 0).
+fn tick(v: f64, span: f64) -> String {
+    if v == 0.0 || v.abs() < span.abs() * 1e-9 {
         return "0".into();
     }
     let a = v.abs();
@@ -176,8 +177,8 @@ impl Figure for OrbitFigure {
             .label_style(font(TICK_PX))
             .x_labels(6)
             .y_labels(6)
-            .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| tick(*v))
+            .x_label_formatter(&|v| tick(*v, x1 - x0))
+            .y_label_formatter(&|v| tick(*v, y1 - y0))
             .draw()
             .map_err(err)?;
         // Few distinct points (a periodic orbit) are drawn larger so they stay visible.
@@ -254,8 +255,8 @@ impl Figure for SinkFigure {
             .label_style(font(TICK_PX))
             .x_labels(6)
             .y_labels(6)
-            .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| tick(*v))
+            .x_label_formatter(&|v| tick(*v, x1 - x0))
+            .y_label_formatter(&|v| tick(*v, y1 - y0))
             .draw()
             .map_err(err)?;
         let grey = RGBColor(150, 150, 150);
@@ -269,14 +270,8 @@ impl Figure for SinkFigure {
             .label("Hénon attractor, a = 1.4, b = 0.3")
             .legend(move |(x, y)| Circle::new((x, y), 5, grey.filled()));
         let red = status_colour(Status::Sink);
-        // Path in orbit order, then the numbered points.
-        let mut closed = self.orbit.clone();
-        if let Some(&first) = self.orbit.first() {
-            closed.push(first);
-        }
-        chart
-            .draw_series(LineSeries::new(closed, red.mix(0.5).stroke_width(2)))
-            .map_err(err)?;
+        // No connecting path: plotters joins thick segments with mitres, and the sharp turns
+        // of an orbit make those spikes; the numbers give the order.
         let label_every = (self.orbit.len() / 24).max(1);
         let lab_font = font(LEGEND_PX).color(&BLACK);
         chart
@@ -363,7 +358,7 @@ impl Figure for ParamMapFigure {
             .label_style(font(TICK_PX))
             .x_labels(6)
             .y_labels(8)
-            .x_label_formatter(&|v| tick(*v))
+            .x_label_formatter(&|v| tick(*v, x1 - x0))
             .y_label_formatter(&|v| format!("{}", v.round() as i64))
             .draw()
             .map_err(err)?;
@@ -690,7 +685,7 @@ impl Figure for ProofTimeFigure {
             .y_desc("proof time (s)")
             .axis_desc_style(font(DESC_PX))
             .label_style(font(TICK_PX))
-            .x_label_formatter(&|v| tick(*v))
+            .x_label_formatter(&|v| tick(*v, 0.0))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()
             .map_err(err)?;
@@ -742,16 +737,61 @@ pub fn sink_figure(cert: &Certificate, backdrop: Vec<(f64, f64)>) -> SinkFigure 
         orbit,
         max_width,
         title: format!(
-            "Certified sink of period {} at a ≈ {:.10}, b ≈ {:.4}",
+            "Sink of period {}, a ≈ {}, b ≈ {}",
             cert.period,
-            cert.a.mid_f64(),
-            cert.b.mid_f64()
+            short(cert.a.mid_f64()),
+            short(cert.b.mid_f64())
         ),
         label: format!(
-            "sink z₀…z{}, boxes ≤ {:.0e} wide",
+            "sink z₀…z{}, boxes ≤ {} wide",
             subscript(cert.period.saturating_sub(1)),
-            max_width
+            one_digit_up(max_width)
         ),
+    }
+}
+
+/// `w` rounded up to one significant digit (`2.4e-12` → `3e-12`), so "≤" stays true.
+pub fn one_digit_up(w: f64) -> String {
+    if !(w.is_finite() && w > 0.0) {
+        return format!("{w}");
+    }
+    let mut e = w.log10().floor() as i32;
+    let mut m = (w / 10f64.powi(e)).ceil();
+    // Guard against the division rounding below the true quotient.
+    while m * 10f64.powi(e) < w {
+        m += 1.0;
+    }
+    if m >= 10.0 {
+        m = 1.0;
+        e += 1;
+    }
+    format!("{}e{}", m as u32, e)
+}
+
+/// At most 13 significant digits, trailing zeros dropped (1.399999486944 stays whole).
+fn short(v: f64) -> String {
+    let s = format!("{:.12e}", v);
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let m = m.trim_end_matches('0').trim_end_matches('.');
+    let e: i32 = e.parse().unwrap_or(0);
+    if (-4..6).contains(&e) {
+        let digits: String = m.chars().filter(|c| c.is_ascii_digit()).collect();
+        let neg = v < 0.0;
+        let point = e + 1;
+        let body = if point <= 0 {
+            format!("0.{}{}", "0".repeat((-point) as usize), digits)
+        } else if point as usize >= digits.len() {
+            format!("{}{}", digits, "0".repeat(point as usize - digits.len()))
+        } else {
+            format!(
+                "{}.{}",
+                &digits[..point as usize],
+                &digits[point as usize..]
+            )
+        };
+        format!("{}{}", if neg { "-" } else { "" }, body)
+    } else {
+        format!("{m}e{e}")
     }
 }
 
@@ -792,5 +832,33 @@ pub fn period_histogram(
         candidates,
         sinks,
         title: title.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_round_up() {
+        assert_eq!(one_digit_up(2.4e-12), "3e-12");
+        assert_eq!(one_digit_up(2e-10 * (1.0 + 1e-15)), "3e-10");
+        assert_eq!(one_digit_up(9.5e-3), "1e-2");
+        assert_eq!(one_digit_up(1.0), "1e0");
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short(1.399999486944), "1.399999486944");
+        assert_eq!(short(1.25), "1.25");
+        assert_eq!(short(0.3), "0.3");
+        assert_eq!(short(-0.000123), "-0.000123");
+    }
+
+    #[test]
+    fn ticks_hide_rounding_noise() {
+        assert_eq!(tick(-5.55e-17, 1.0), "0");
+        assert_eq!(tick(0.25, 1.0), "0.25");
+        assert_eq!(tick(3e-12, 1e-11), "3.00e-12");
     }
 }

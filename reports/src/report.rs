@@ -100,16 +100,16 @@ pub fn write_report(inputs: &Inputs, out: &Path) -> Result<Report> {
     }
 
     // Figures.
-    let attractor = classical_attractor(20_000);
+    let attractor = classical_attractor(10_000);
     let fig = OrbitFigure {
         points: attractor.clone(),
         title: "Hénon attractor, a = 1.4, b = 0.3".into(),
-        label: "20 000 iterates after 1000 (f64)".into(),
+        label: "10 000 iterates after 1000 (f64)".into(),
     };
     push_figure(
         &mut rep,
         figures::render(&fig, &out.join("attractor"))?,
-        "the classical Hénon attractor, 20 000 iterates in f64",
+        "the classical Hénon attractor, 10 000 iterates in f64",
     );
     if !cands.is_empty() || !certs.is_empty() {
         let sinks = certs.iter().filter(|c| c.status == Status::Sink).count();
