@@ -73,7 +73,7 @@ pub fn ipow<S: Ivl>(x: &S, mut n: u64, prec: u32) -> S {
     result
 }
 
-/// Encloses the solution set {A⁻¹·w : w ∈ [w]} of the cyclic system
+/// Encloses the solution set {A⁻¹·w : w ∈ W} (W a box of right-hand sides) of the cyclic system
 /// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i) and is called
 /// twice per index; `emit(i, δ_i)` receives the enclosures in order.
 pub fn cyclic_solve<S: Ivl>(
