@@ -70,27 +70,20 @@ fn describe(pr: &Proof) -> String {
     );
     let pa = &pr.params.a;
     let pb = &pr.params.b;
-    s += &format!(
-        ", a = {}{}, b = {}{}",
-        pa.given,
-        if pa.radius > 0 {
+    let show = |p: &expanse_prove::params::Param| {
+        if p.radius > 0 {
             format!(
-                " ± {}",
-                to_short_decimal(&rug::Float::with_val(53, &pa.radius))
+                "{} ± {}",
+                p.given,
+                to_short_decimal(&rug::Float::with_val(53, &p.radius))
             )
+        } else if p.is_exact() {
+            format!("{} (exact)", p.given)
         } else {
-            String::new()
-        },
-        pb.given,
-        if pb.radius > 0 {
-            format!(
-                " ± {}",
-                to_short_decimal(&rug::Float::with_val(53, &pb.radius))
-            )
-        } else {
-            String::new()
-        },
-    );
+            format!("{} (enclosed)", p.given)
+        }
+    };
+    s += &format!(", a = {}, b = {}", show(pa), show(pb));
     if pr.status != Status::NotProven {
         s += &format!(", {} {} bits", pr.kind, pr.bits);
         if let Some((lo, hi)) = &pr.trace {
