@@ -23,6 +23,11 @@ pub trait Ivl: Clone + std::fmt::Debug {
     fn int(v: i32, prec: u32) -> Self {
         Self::point(&Float::with_val(64, v), prec)
     }
+    /// An enclosure of self with short endpoints (outward rounded), for tiny quantities whose
+    /// relative accuracy does not matter; multiplying by it is then cheap. Default: self.
+    fn coarse(&self) -> Self {
+        self.clone()
+    }
     /// self + o
     fn add(&self, o: &Self) -> Self;
     /// self − o
@@ -172,27 +177,50 @@ impl Ivl for MpIv {
         }
     }
     fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self {
+        // Endpoints that already fit `prec` are kept exactly at their own (shorter) precision,
+        // so that products with them are cheap; results of operations take the larger
+        // precision of their operands.
+        if lo.prec() <= prec && hi.prec() <= prec {
+            let p = lo.prec().max(hi.prec());
+            return MpIv {
+                lo: Float::with_val(p, lo),
+                hi: Float::with_val(p, hi),
+            };
+        }
         MpIv {
             lo: rnd!(prec, lo, Round::Down),
             hi: rnd!(prec, hi, Round::Up),
         }
     }
+    fn int(v: i32, _prec: u32) -> Self {
+        // Exact at 64 bits; operations with it run at the other operand's precision.
+        MpIv {
+            lo: Float::with_val(64, v),
+            hi: Float::with_val(64, v),
+        }
+    }
+    fn coarse(&self) -> Self {
+        MpIv {
+            lo: rnd!(64, &self.lo, Round::Down),
+            hi: rnd!(64, &self.hi, Round::Up),
+        }
+    }
     fn add(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         MpIv {
             lo: rnd!(p, &self.lo + &o.lo, Round::Down),
             hi: rnd!(p, &self.hi + &o.hi, Round::Up),
         }
     }
     fn sub(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         MpIv {
             lo: rnd!(p, &self.lo - &o.hi, Round::Down),
             hi: rnd!(p, &self.hi - &o.lo, Round::Up),
         }
     }
     fn mul(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         let (a, b, c, d) = (&self.lo, &self.hi, &o.lo, &o.hi);
         let dn = |x: &Float, y: &Float| rnd!(p, x * y, Round::Down);
         let up = |x: &Float, y: &Float| rnd!(p, x * y, Round::Up);

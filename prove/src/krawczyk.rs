@@ -149,10 +149,12 @@ pub fn eval<S: Ivl>(
     let ib = S::from_bounds(&pb.b.lo, &pb.b.hi, prec);
     let iac = S::point(&pb.a.centre, prec);
     let ibc = S::point(&pb.b.centre, prec);
-    let da = ia.sub(&iac);
-    let db = ib.sub(&ibc);
+    // a − ǎ and b − b̌ are tiny: short endpoints make their products cheap.
+    let da = ia.sub(&iac).coarse();
+    let db = ib.sub(&ibc).coarse();
     let one = S::int(1, prec);
     let two = S::int(2, prec);
+    let two_ac = two.mul(&iac);
     let xc = |i: usize| S::point(&x[i % p], prec);
     let e = |i: usize| {
         let ri = &r[i % p];
@@ -169,7 +171,7 @@ pub fn eval<S: Ivl>(
             .mul(&e1)
             .sub(&db.mul(&e0));
         let w = g.add(&d).neg();
-        let al = two.mul(&iac).mul(&x1);
+        let al = two_ac.mul(&x1);
         (al, w)
     };
     let mut inside = true;
