@@ -22,7 +22,7 @@
 //! | `trace`, `det` | `{lo, hi}` enclosures of tr Dh^p and det Dh^p over the boxes |
 //! | `stability` | `attracting`, `not-attracting`, `undecided` |
 //! | `cross_check` | `{method: "krawczyk-2d-direct", bits, proved, centre, radii, trace, stability, agrees}` or `{skipped: true}` |
-//! | `precision` | `{growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
+//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
 //! | `timings_us` | `{refine, existence, stability, cross_check, total}`; `timings.total_s` the total in seconds |
 //!
 //! `expanse verify` ([`crate::verify`]) recomputes every inclusion from `a`, `b`, `period`,
@@ -170,6 +170,7 @@ pub fn certificate(pr: &Proof) -> Value {
         "stability": stab_str(pr.stability),
         "cross_check": cross,
         "precision": {
+            "summary": format!("{} {} bits", pr.kind, pr.bits),
             "growth_bits": {"l1": format!("{:.3}", pr.growth.l1), "l2": format!("{:.3}", pr.growth.l2)},
             "refine": {"kind": "mpfr-float", "bits": pr.refine.0, "iterations": pr.refine.1},
             "existence": {"kind": pr.kind, "bits": pr.bits},
