@@ -77,7 +77,14 @@ pub fn run(args: &Args) -> CmdResult {
     let a14 = Float::with_val(4096, Float::parse("1.4").expect("literal"));
     let b03 = Float::with_val(4096, Float::parse("0.3").expect("literal"));
     let opts = Options::default();
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    if !args.json {
+        println!("expanse bench prove (one thread; wall times in ms; cpu = this thread's CPU time in 10 ms ticks; ratio = total / baseline; peak = resident-set growth during the proof)");
+        println!(
+            "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}",
+            "period", "orbit", "status", "arithmetic", "bits", "refine", "existence", "stability", "cross-chk", "total", "cpu", "baseline", "ratio", "peak MiB"
+        );
+    }
     for &p in &periods {
         let (c, orbit) = if p == 7 {
             let (x, y) = sink_point(1.25, 0.3);
@@ -155,41 +162,8 @@ pub fn run(args: &Args) -> CmdResult {
             baseline_ms,
             peak_mib: peak,
         });
-    }
-    if args.json {
-        let v: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "period": r.period,
-                    "orbit": r.orbit,
-                    "status": r.status,
-                    "arithmetic": r.kind,
-                    "bits": r.bits,
-                    "refine_ms": format!("{:.3}", r.t[0]),
-                    "existence_ms": format!("{:.3}", r.t[1]),
-                    "stability_ms": format!("{:.3}", r.t[2]),
-                    "cross_check_ms": format!("{:.3}", r.t[3]),
-                    "total_ms": format!("{:.3}", r.t[4]),
-                    "cpu_ms": r.cpu_ms.map(|c| format!("{c:.3}")),
-                    "baseline_ms": format!("{:.3}", r.baseline_ms),
-                    "total_over_baseline": format!("{:.1}", r.t[4] / r.baseline_ms.max(1e-9)),
-                    "peak_mib": r.peak_mib.map(|m| format!("{m:.1}")),
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({"bench": "prove", "rows": v}))
-                .unwrap_or_default()
-        );
-    } else {
-        println!("expanse bench prove (one thread; wall times in ms; cpu = this thread's CPU time in 10 ms ticks; ratio = total / baseline; peak = resident-set growth during the proof)");
-        println!(
-            "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}",
-            "period", "orbit", "status", "arithmetic", "bits", "refine", "existence", "stability", "cross-chk", "total", "cpu", "baseline", "ratio", "peak MiB"
-        );
-        for r in &rows {
+        if !args.json {
+            let r = rows.last().expect("just pushed");
             println!(
                 "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10} {:>10.3} {:>8.0} {:>9}",
                 r.period,
@@ -208,6 +182,36 @@ pub fn run(args: &Args) -> CmdResult {
                 r.peak_mib.map(|m| format!("{m:.1}")).unwrap_or_else(|| "n/a".into())
             );
         }
+    }
+    if args.json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "period": r.period,
+                    "orbit": r.orbit,
+                    "status": r.status,
+                    "arithmetic": r.kind,
+                    "bits": r.bits,
+                    "refine_ms": format!("{:.3}", r.t[0]),
+                    "existence_ms": format!("{:.3}", r.t[1]),
+                    "stability_ms": format!("{:.3}", r.t[2]),
+                    "cross_check_ms": format!("{:.3}", r.t[3]),
+                    "total_ms": format!("{:.3}", r.t[4]),
+                    "seconds": r.t[4] / 1e3,
+                    "label": format!("{} {} bits", r.kind, r.bits),
+                    "cpu_ms": r.cpu_ms.map(|c| format!("{c:.3}")),
+                    "baseline_ms": format!("{:.3}", r.baseline_ms),
+                    "total_over_baseline": format!("{:.1}", r.t[4] / r.baseline_ms.max(1e-9)),
+                    "peak_mib": r.peak_mib.map(|m| format!("{m:.1}")),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({"bench": "prove", "rows": v}))
+                .unwrap_or_default()
+        );
     }
     Ok(Outcome::Success)
 }
