@@ -191,7 +191,13 @@ struct AttemptResult {
 fn attempt<S: Ivl>(xr: &[Float], pb: &ParamBox, prec: u32, opts: &Options) -> AttemptResult {
     let centres: Vec<Float> = xr.iter().map(|v| Float::with_val(prec, v)).collect();
     let t = Instant::now();
-    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations);
+    // For long orbits (MPFR), try one evaluation at the expected radius first.
+    let hint = (S::KIND == MpIv::KIND && prec >= 512).then(|| {
+        let mut h = Float::with_val(53, 1);
+        h >>= prec / 2;
+        h
+    });
+    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations, hint.as_ref());
     let t_exist = ms(t);
     let t = Instant::now();
     let mut out = AttemptResult {
