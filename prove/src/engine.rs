@@ -4,7 +4,7 @@
 //!
 //! Precision is chosen from the measured growth along the orbit ([`crate::orbit::growth`]):
 //! f64 intervals first when the estimate says 53 bits can suffice, then MPFR intervals at the
-//! estimated number of bits, doubling on failure up to `Options::max_bits`. Every attempt is
+//! estimated number of bits, raising it by ×1.3 on failure up to `Options::max_bits`. Every attempt is
 //! recorded.
 
 use crate::crosscheck::{cross_check, CrossCheck};
@@ -267,10 +267,12 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             }
         }
     }
-    let mut b = est.max(256).div_ceil(32) * 32;
-    while b <= opts.max_bits && plan.len() < 5 {
-        plan.push((MpIv::KIND, b));
-        b *= 2;
+    // MPFR: the estimate, then ×1.3 steps (a failed attempt costs one evaluation more than
+    // the next; doubling would waste up to three times the work on long orbits).
+    let mut b = est.max(256) as f64;
+    while b <= opts.max_bits as f64 && plan.len() < 6 {
+        plan.push((MpIv::KIND, (b as u32).div_ceil(32) * 32));
+        b *= 1.3;
     }
     let mut attempts = Vec::new();
     let mut t_refine = 0.0;

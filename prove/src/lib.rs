@@ -23,7 +23,7 @@
 //!    log₂ of the point recurrence's growth ≈ λp/ln 2, l2 = log₂ of the growth of interval
 //!    widths under it): f64 intervals ([`ivl::F64Iv`], inari), then expansion intervals with
 //!    2–4 terms ([`ivl::ExpIv`], `expanse-interval`), then MPFR intervals ([`ivl::MpIv`]) at
-//!    about 2.1·(l1 + l2) + 64 bits, doubling on failure. Every attempt is recorded.
+//!    about 2.1·(l1 + l2) + 64 bits, raised by ×1.3 on failure. Every attempt is recorded.
 //! 6. Cross-check: an independent 2-D Krawczyk on h^p(z) − z in MPFR intervals
 //!    ([`crosscheck`]); the status needs it to agree.
 //! 7. Certificates ([`cert`], schema `expanse-certificate/1`, atomic writes) and independent
