@@ -140,7 +140,63 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
             *r = Float::with_val(53, 2f64.powi(-200));
         }
     }
+    // For long orbits first try ρ = 2^(−prec/2) (the middle of the window where the residual
+    // and quadratic terms both fit, as in the main proof): one shot of the box instead of
+    // several inflations. If that fails, start again from 4·|C·F(ž)|.
+    let mut starts = Vec::new();
+    if prec >= 512 {
+        let mut h = Float::with_val(53, 1);
+        h >>= prec / 2;
+        if h > rho[0] && h > rho[1] {
+            starts.push([h.clone(), h]);
+        }
+    }
+    starts.push(rho);
     let one = MpIv::int(1, prec);
+    let mut last = fail("not run".into(), zero2.clone());
+    for (si, start) in starts.iter().enumerate() {
+        let res = krawczyk_2d(
+            &ia,
+            &ib,
+            &zx,
+            &zy,
+            &cf_x,
+            &cf_y,
+            &c,
+            start.clone(),
+            &one,
+            p,
+            prec,
+        );
+        match res {
+            Ok(cc) => return cc,
+            Err((reason, radii)) => {
+                last = fail(reason, radii);
+                if si + 1 < starts.len() {
+                    continue;
+                }
+            }
+        }
+    }
+    last
+}
+
+#[allow(clippy::too_many_arguments)]
+fn krawczyk_2d(
+    ia: &MpIv,
+    ib: &MpIv,
+    zx: &Float,
+    zy: &Float,
+    cf_x: &MpIv,
+    cf_y: &MpIv,
+    c: &[MpIv; 4],
+    mut rho: [Float; 2],
+    one: &MpIv,
+    p: usize,
+    prec: u32,
+) -> Result<CrossCheck, (String, [Float; 2])> {
+    let (ia, ib, one) = (ia.clone(), ib.clone(), one.clone());
+    let up = |v: &Float| Float::with_val_round(53, v, Round::Up).0;
     for _ in 0..12 {
         let ex = MpIv::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
         let ey = MpIv::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
@@ -156,7 +212,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         let kx = cf_x.add(&b11.mul(&ex)).add(&b12.mul(&ey));
         let ky = cf_y.add(&b21.mul(&ex)).add(&b22.mul(&ey));
         if !(kx.is_finite() && ky.is_finite()) {
-            return fail("enclosure not finite".into(), rho);
+            return Err(("enclosure not finite".into(), rho));
         }
         let inside = |k: &MpIv, r: &Float| k.certainly_inside_open(&Float::with_val(53, -r), r);
         let ratio =
@@ -174,7 +230,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
             } else {
                 Stability::Undecided
             };
-            return CrossCheck {
+            return Ok(CrossCheck {
                 proved: true,
                 centre: [zx.clone(), zy.clone()],
                 radii: rho,
@@ -183,7 +239,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
                 bits: prec,
                 contraction: worst,
                 reason: None,
-            };
+            });
         }
         let grow = |r: &Float, k: &MpIv| {
             let v = up(&(k.mag() * 2u32));
@@ -195,8 +251,8 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         };
         rho = [grow(&rho[0], &kx), grow(&rho[1], &ky)];
         if rho[0] > 1e-3 || rho[1] > 1e-3 {
-            return fail(format!("boxes grew past 1e-3 at {prec} bits"), rho);
+            return Err((format!("boxes grew past 1e-3 at {prec} bits"), rho));
         }
     }
-    fail("no inclusion after 12 inflations".into(), rho)
+    Err(("no inclusion after 12 inflations".into(), rho))
 }
