@@ -162,12 +162,20 @@ pub fn run(args: &Args) -> CmdResult {
             cpu_ms,
             baseline_ms,
             peak_mib: peak,
-            outcome: pr
-                .attempts
-                .iter()
-                .map(|a| format!("{} {}: {}", a.kind, a.bits, a.outcome))
-                .collect::<Vec<_>>()
-                .join("; "),
+            outcome: {
+                let mut o: Vec<String> = pr
+                    .attempts
+                    .iter()
+                    .map(|a| format!("{} {}: {}", a.kind, a.bits, a.outcome))
+                    .collect();
+                if let Some(cc) = &pr.cross {
+                    o.push(format!(
+                        "cross-check mpfr {}: proved {} (contraction {:.3e})",
+                        cc.bits, cc.proved, cc.contraction
+                    ));
+                }
+                o.join("; ")
+            },
         });
         if !args.json {
             let r = rows.last().expect("just pushed");
