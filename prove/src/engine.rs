@@ -322,7 +322,7 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         let dy = Float::with_val(64, yl - &c.y).abs().to_f64();
         if !(dx.max(dy) <= opts.max_shift) {
             reason = Some(format!(
-                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}): the candidate is not on a period-{p} orbit",
+                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}, see --max-shift): the candidate is not on a period-{p} orbit",
                 dx.max(dy),
                 opts.max_shift
             ));
