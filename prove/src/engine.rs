@@ -267,17 +267,63 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             }
         }
     }
-    // MPFR: the estimate, then ×1.3 steps (a failed attempt costs one evaluation more than
-    // the next; doubling would waste up to three times the work on long orbits).
-    let mut b = est.max(256) as f64;
-    while b <= opts.max_bits as f64 && plan.len() < 6 {
-        plan.push((MpIv::KIND, (b as u32).div_ceil(32) * 32));
-        b *= 1.3;
-    }
     let mut attempts = Vec::new();
     let mut t_refine = 0.0;
     let mut refine_info = (0u32, 0u32, 0.0f64);
     let mut xr = guess.clone();
+    // Long orbits: measure the amplification Γ of the interval solve instead of trusting the
+    // estimate. One Krawczyk evaluation with r = 0 at a moderate precision p0 gives
+    // |A⁻¹G(x̌)| ≈ Γ·2^(−p0) for an orbit rounded to p0 bits; the proof then needs about
+    // 2·log₂ Γ bits (residual Γ·2^(−P) below r, and Γ·r below 1).
+    let mut probe: Option<(u32, f64)> = None;
+    let mut mp_start = est.max(256) as f64;
+    if est > 212 + 64 {
+        let p0 = ((1.2 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
+        let t = Instant::now();
+        let r0 = refine(
+            &xr,
+            &pb_hi.a.at_prec(p0 + extra).centre,
+            &pb_hi.b.at_prec(p0 + extra).centre,
+            p0 + extra,
+            extra,
+        );
+        t_refine += ms(t);
+        if let Some(r0) = r0.filter(|r| r.converged) {
+            xr = r0.x;
+            let c0: Vec<Float> = xr.iter().map(|v| Float::with_val(p0, v)).collect();
+            let zeros = vec![Float::with_val(53, 0); p];
+            if let Ok(k) = crate::krawczyk::eval::<MpIv>(&c0, &zeros, &pb_hi.at_prec(p0), p0) {
+                let mut big = Float::with_val(53, 0);
+                for m in &k.mags {
+                    if *m > big {
+                        big = m.clone();
+                    }
+                }
+                if big.is_finite() && !big.is_zero() {
+                    let lg = big.get_exp().map(|e| e as f64).unwrap_or(0.0) + p0 as f64;
+                    probe = Some((p0, lg));
+                    mp_start = (2.05 * lg + 64.0).max(256.0);
+                }
+            }
+            attempts.push(Attempt {
+                kind: MpIv::KIND,
+                bits: p0,
+                outcome: match probe {
+                    Some((_, lg)) => {
+                        format!("probe: log2 Γ ≈ {lg:.0}, choosing {} bits", mp_start.ceil())
+                    }
+                    None => "probe inconclusive; using the estimate".into(),
+                },
+                ms: ms(t),
+            });
+        }
+    }
+    // MPFR: the measured (or estimated) precision, then ×1.3 steps on failure.
+    let mut b = mp_start;
+    while b <= opts.max_bits as f64 && plan.len() < 6 {
+        plan.push((MpIv::KIND, (b as u32).div_ceil(32) * 32));
+        b *= 1.3;
+    }
     let mut last: Option<(AttemptResult, &'static str, u32, ParamBox)> = None;
     let mut reason: Option<String> = None;
     for (kind, bits) in plan {
