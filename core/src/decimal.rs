@@ -143,6 +143,19 @@ fn exact_decimal(v: &Float) -> String {
     out
 }
 
+/// `1.2500e-3` → `1.25e-3`, `2.000e0` → `2e0` (trailing zeros of the mantissa carry nothing).
+fn trim_mantissa_zeros(s: &str) -> String {
+    let (mant, exp) = match s.find('e') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    if !mant.contains('.') {
+        return s.to_string();
+    }
+    let m = mant.trim_end_matches('0').trim_end_matches('.');
+    format!("{m}{exp}")
+}
+
 impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
     /// Prints the value in decimal scientific notation with the fewest significant digits (in
     /// steps of 8, from ⌈(p·N)·log10 2⌉ + 2) for which parsing gives back the same value
@@ -168,7 +181,7 @@ impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
                 .replace('@', "");
             if let Ok(back) = s.parse::<Self>() {
                 if back.to_rug() == v {
-                    return f.write_str(&s);
+                    return f.write_str(&trim_mantissa_zeros(&s));
                 }
             }
             digits += 8;
