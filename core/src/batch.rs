@@ -601,3 +601,96 @@ pub fn henon_iterate_batch<L: Lane, const N: usize>(
         ys[k] = y.0;
     }
 }
+
+/// Double-word (N = 2) accurate-tier operations on lanes: the same operations as
+/// [`crate::dw`] minus the input renormalisation, which is the identity on the normalised
+/// double-words these functions receive (they produce normalised double-words, and the batch
+/// entry point normalises its inputs once). Bounds: see [`crate::bounds`] (N = 2).
+mod dw_lanes {
+    use super::{fast_two_sum, two_prod, two_sum, Lane};
+
+    /// AccurateDWPlusDW (JMP Alg. 6).
+    #[inline(always)]
+    pub fn add<L: Lane>(x: (L, L), y: (L, L)) -> (L, L) {
+        let (sh, sl) = two_sum(x.0, y.0);
+        let (th, tl) = two_sum(x.1, y.1);
+        let c = sl + th;
+        let (vh, vl) = fast_two_sum(sh, c);
+        let w = tl + vl;
+        fast_two_sum(vh, w)
+    }
+
+    /// DWTimesDW with FMA (JMP Alg. 12).
+    #[inline(always)]
+    pub fn mul<L: Lane>(x: (L, L), y: (L, L)) -> (L, L) {
+        let (ch, cl1) = two_prod(x.0, y.0);
+        let tl0 = x.1 * y.1;
+        let tl1 = x.0.mul_add(y.1, tl0);
+        let cl2 = x.1.mul_add(y.0, tl1);
+        let cl3 = cl1 + cl2;
+        fast_two_sum(ch, cl3)
+    }
+}
+
+/// Iterates every orbit `steps` times with the *accurate* tier for N = 2 (double-word
+/// arithmetic with proven bounds, JMP 2017), `2·L::WIDTH` orbits at a time. For finite orbits
+/// the results equal `henon_step` on `Expansion<_, 2>` (the accurate tier) term for term; the
+/// inputs are first normalised (exactly) as the accurate tier does. Non-finite values stay
+/// non-finite (their NaN/∞ pattern may differ from the scalar code's).
+pub fn henon_iterate_batch_dw<L: Lane>(
+    a: &Expansion<L::Scalar, 2>,
+    b: &Expansion<L::Scalar, 2>,
+    xs: &mut [Expansion<L::Scalar, 2>],
+    ys: &mut [Expansion<L::Scalar, 2>],
+    steps: u64,
+) {
+    assert_eq!(
+        xs.len(),
+        ys.len(),
+        "henon_iterate_batch_dw: xs and ys differ in length"
+    );
+    let norm = |v: (L, L)| fast_two_sum(v.0, v.1);
+    let pa = norm((L::splat(a.terms()[0]), L::splat(a.terms()[1])));
+    let pb = norm((L::splat(b.terms()[0]), L::splat(b.terms()[1])));
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let one = (L::splat(<L::Scalar as FloatTerm>::ONE), zero);
+    let w = L::WIDTH;
+    let step = |x: (L, L), y: (L, L)| {
+        let x2 = dw_lanes::mul(x, x);
+        let t = dw_lanes::mul(x2, pa);
+        let u = dw_lanes::add(y, one);
+        let nx = dw_lanes::add(u, (-t.0, -t.1));
+        let ny = dw_lanes::mul(x, pb);
+        (nx, ny)
+    };
+    let full = xs.len() / (2 * w) * (2 * w);
+    for (cx, cy) in xs[..full]
+        .chunks_mut(2 * w)
+        .zip(ys[..full].chunks_mut(2 * w))
+    {
+        let load = |v: &[Expansion<L::Scalar, 2>], off: usize| {
+            let (mut h, mut l) = (zero, zero);
+            for k in 0..w {
+                h.set(k, v[off + k].terms()[0]);
+                l.set(k, v[off + k].terms()[1]);
+            }
+            norm((h, l))
+        };
+        let (mut x0, mut y0, mut x1, mut y1) = (load(cx, 0), load(cy, 0), load(cx, w), load(cy, w));
+        for _ in 0..steps {
+            (x0, y0) = step(x0, y0);
+            (x1, y1) = step(x1, y1);
+        }
+        for k in 0..w {
+            cx[k] = Expansion::from_normalized([x0.0.get(k), x0.1.get(k)]);
+            cy[k] = Expansion::from_normalized([y0.0.get(k), y0.1.get(k)]);
+            cx[w + k] = Expansion::from_normalized([x1.0.get(k), x1.1.get(k)]);
+            cy[w + k] = Expansion::from_normalized([y1.0.get(k), y1.1.get(k)]);
+        }
+    }
+    for k in full..xs.len() {
+        let (x, y) = crate::henon_iterate(a, b, &xs[k], &ys[k], steps);
+        xs[k] = x;
+        ys[k] = y;
+    }
+}

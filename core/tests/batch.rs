@@ -99,3 +99,29 @@ fn for_f64lanes() {
     check::<F64Lanes, 4>();
     check::<F64Lanes, 8>();
 }
+
+/// The batched double-word accurate tier equals the scalar accurate tier (N = 2) term for term
+/// on finite orbits.
+fn check_dw<L: Lane<Scalar = f64>>() {
+    use expanse_core::batch::henon_iterate_batch_dw;
+    let mut rng = SplitMix(99);
+    let a: Expansion<f64, 2> = "1.4".parse().unwrap();
+    let b: Expansion<f64, 2> = "0.3".parse().unwrap();
+    let count = 4 * L::WIDTH + 3;
+    let mut xs: Vec<Expansion<f64, 2>> = (0..count).map(|_| rand_expansion(&mut rng, -3)).collect();
+    let mut ys: Vec<Expansion<f64, 2>> = (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
+    let (x0, y0) = (xs.clone(), ys.clone());
+    henon_iterate_batch_dw::<L>(&a, &b, &mut xs, &mut ys, 300);
+    for k in 0..count {
+        let (sx, sy) = henon_iterate(&a, &b, &x0[k], &y0[k], 300);
+        assert!(sx.is_finite());
+        assert_eq!(bits(&xs[k]), bits(&sx), "orbit {k} x");
+        assert_eq!(bits(&ys[k]), bits(&sy), "orbit {k} y");
+    }
+}
+
+#[test]
+fn batch_dw_matches_scalar_accurate_tier() {
+    check_dw::<F64Lanes>();
+    check_dw::<Lanes<f64, 2>>();
+}

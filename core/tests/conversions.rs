@@ -235,7 +235,13 @@ fn display_prints_exact_value_when_no_short_form_round_trips() {
         "1.000000000000000055511151231257827021181583404541015625e-1"
     );
     let x = Expansion::<f64, 1>::from_term(0.1);
-    assert_eq!(x.to_string().parse::<Expansion<f64, 1>>().unwrap().hi(), 0.1);
+    assert_eq!(
+        x.to_string().parse::<Expansion<f64, 1>>().unwrap().hi(),
+        0.1
+    );
     assert_eq!(Expansion::<f64, 2>::from_term(-0.0).to_string(), "-0");
-    assert_eq!(Expansion::<f64, 2>::from_term(f64::NEG_INFINITY).to_string(), "-inf");
+    assert_eq!(
+        Expansion::<f64, 2>::from_term(f64::NEG_INFINITY).to_string(),
+        "-inf"
+    );
 }
