@@ -48,6 +48,7 @@ use expanse_core::Expansion;
 use rug::float::Round;
 use rug::ops::SubAssignRound;
 use rug::{Float, Rational};
+use std::sync::OnceLock;
 
 type E<const N: usize> = Expansion<f64, N>;
 
@@ -148,10 +149,36 @@ fn sgn<const N: usize>(x: &E<N>) -> i8 {
     }
 }
 
-/// The outward-rounding constant c = 2·(ε + 2·(2u)^N) for an operation with bound ε.
+/// Per-N constants, read from the core's bound functions once (they are plain functions
+/// whose values may change as the core is hardened, so they are not copied here) and cached:
+/// evaluating them costs several `powi` calls, more than an N = 2 addition.
+#[derive(Clone, Copy, Debug)]
+struct Consts {
+    /// Widening factors c = 2·(ε + 2·(2u)^N) for add, mul, div, sqrt.
+    add_c: f64,
+    mul_c: f64,
+    div_c: f64,
+    sqrt_c: f64,
+    /// `min_normal_result::<f64>(N)`.
+    min_normal: f64,
+}
+
+fn consts_for(n: usize) -> Consts {
+    let t = bounds::two_u_pow::<f64>(n);
+    let c = |eps: f64| 2.0 * (eps + 2.0 * t);
+    Consts {
+        add_c: c(bounds::add_rel_bound::<f64>(n)),
+        mul_c: c(bounds::mul_rel_bound::<f64>(n)),
+        div_c: c(bounds::div_rel_bound::<f64>(n)),
+        sqrt_c: c(bounds::sqrt_rel_bound::<f64>(n)),
+        min_normal: bounds::min_normal_result::<f64>(n),
+    }
+}
+
 #[inline]
-fn widen_factor<const N: usize>(eps: f64) -> f64 {
-    2.0 * (eps + 2.0 * bounds::two_u_pow::<f64>(N))
+fn consts<const N: usize>() -> &'static Consts {
+    static TABLE: OnceLock<[Consts; expanse_core::MAX_TERMS + 1]> = OnceLock::new();
+    &TABLE.get_or_init(|| core::array::from_fn(consts_for))[N]
 }
 
 /// Moves the computed endpoint r outward (down when `up` is false) by w = fl(c·|r₀|), or
@@ -170,7 +197,60 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
         return None;
     }
     let w = r0.abs() * c;
-    Some(if up { r.add_term(w) } else { r.add_term(-w) })
+    Some(widen_last_term(&r, w, up).unwrap_or_else(
+        || {
+            if up {
+                r.add_term(w)
+            } else {
+                r.add_term(-w)
+            }
+        },
+    ))
+}
+
+/// ulp of a finite non-zero f64 (the spacing of the binade it lies in; 2^-1074 below normal).
+#[inline(always)]
+fn ulp(x: f64) -> f64 {
+    let e = (x.to_bits() >> 52) & 0x7ff;
+    if e > 52 {
+        f64::from_bits((e - 52) << 52)
+    } else {
+        f64::from_bits(1) // subnormal spacing (and a lower bound of the ulp for e ≤ 52)
+    }
+}
+
+/// The fast outward step: fold ∓w into the last term and round that one f64 operation
+/// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
+/// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,
+/// exactly). Only used when the result keeps the expansion invariant (the new last term is
+/// non-zero and at most ulp of the term before it); otherwise None and the caller uses the
+/// core's accurate addition.
+#[inline(always)]
+fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
+    let t = r.terms();
+    let last = t[N - 1];
+    if N > 1 && last == 0.0 {
+        return None;
+    }
+    let nl = if up {
+        (last + w).next_up()
+    } else {
+        (last - w).next_down()
+    };
+    if nl == 0.0 || !nl.is_finite() {
+        return None;
+    }
+    if N > 1 {
+        let prev = t[N - 2];
+        if nl.abs() > ulp(prev) {
+            return None;
+        }
+    }
+    let mut terms = *t;
+    terms[N - 1] = nl;
+    // The terms already satisfy the invariant and their sum fits N terms, so `from_terms`
+    // (which renormalises) returns exactly this value.
+    Some(E::<N>::from_terms(terms))
 }
 
 /// True when the leading term's magnitude is in the range where the core's bounds hold
@@ -179,7 +259,7 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
 /// scale, and an underflow there is an absolute error the relative bound does not cover.
 #[inline]
 fn in_range<const N: usize>(x: &E<N>) -> bool {
-    (bounds::min_normal_result::<f64>(N)..=BIG).contains(&x.hi().abs())
+    (consts::<N>().min_normal..=BIG).contains(&x.hi().abs())
 }
 
 /// The expansion nearest below (`Round::Down`) or above (`Round::Up`) the exact value `v`,
@@ -506,7 +586,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::empty(&());
         }
         if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::add_rel_bound::<f64>(N));
+            let c = consts::<N>().add_c;
             let lo = outward(self.lo.add(&other.lo), c, false)
                 .or_else(|| exact_zero_sum(&self.lo, &other.lo));
             let hi = outward(self.hi.add(&other.hi), c, true)
@@ -527,7 +607,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::empty(&());
         }
         if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::mul_rel_bound::<f64>(N));
+            let c = consts::<N>().mul_c;
             // An untrusted endpoint product sets `bad`; the whole product then falls back.
             let bad = Cell::new(false);
             let prod = |x: &E<N>, y: &E<N>, up: bool| -> E<N> {
@@ -560,7 +640,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return *self;
         }
         if self.finite() {
-            let c = widen_factor::<N>(bounds::mul_rel_bound::<f64>(N));
+            let c = consts::<N>().mul_c;
             let sq = |x: &E<N>, up: bool| -> Option<E<N>> {
                 if x.is_zero() {
                     return Some(E::<N>::zero());
@@ -602,7 +682,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::entire(&());
         }
         if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::div_rel_bound::<f64>(N));
+            let c = consts::<N>().div_c;
             let bad = Cell::new(false);
             let q = |x: &E<N>, y: &E<N>, up: bool| -> E<N> {
                 if x.is_zero() {
@@ -637,7 +717,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::empty(&());
         }
         if self.finite() {
-            let c = widen_factor::<N>(bounds::sqrt_rel_bound::<f64>(N));
+            let c = consts::<N>().sqrt_c;
             let s = |x: &E<N>, up: bool| -> Option<E<N>> {
                 if x.is_zero() || sgn(x) < 0 {
                     return Some(E::<N>::zero());
