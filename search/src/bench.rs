@@ -1,0 +1,97 @@
+//! Search throughput of the CPU backend, for `expanse bench cpu`: Hénon iterations per second
+//! on all cores (rayon's pool), for a given precision.
+//!
+//! The workload is the search itself ([`CpuBackend`] on the contract of [`crate::orbit`]) at
+//! the classical parameters (1.4, 0.3), where orbits stay on the chaotic attractor, so almost
+//! every orbit runs its full transient plus p_max steps (no early exits). The transient is
+//! calibrated so that one measurement lasts about the requested time; the rate is total
+//! steps over wall time.
+
+use crate::backend::{Backend, CpuBackend};
+use crate::orbit::{Base, OrbitJob, OrbitTask};
+use crate::spec::random_init_point;
+use crate::Error;
+use std::time::{Duration, Instant};
+
+/// One throughput measurement.
+#[derive(Clone, Debug)]
+pub struct Throughput {
+    /// Number of terms N.
+    pub terms: usize,
+    /// Term type.
+    pub base: Base,
+    /// Threads used.
+    pub threads: usize,
+    /// Orbits run.
+    pub orbits: u64,
+    /// Map iterations run.
+    pub iterations: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Throughput {
+    /// Hénon iterations per second.
+    pub fn iterations_per_s(&self) -> f64 {
+        self.iterations as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+fn run_once(terms: usize, base: Base, orbits: usize, transient: u64) -> Result<Throughput, Error> {
+    let job = OrbitJob {
+        transient,
+        pmax: 64,
+        tol: 1e-10,
+        escape: 1e3,
+        terms,
+        base,
+    };
+    let tasks: Vec<OrbitTask> = (0..orbits as u64)
+        .map(|i| {
+            let (x0, y0) = random_init_point(2013, 0, i);
+            OrbitTask {
+                a: 1.4,
+                b: 0.3,
+                x0,
+                y0,
+            }
+        })
+        .collect();
+    let t0 = Instant::now();
+    let recs = CpuBackend.run(&job, &tasks)?;
+    let elapsed = t0.elapsed();
+    Ok(Throughput {
+        terms,
+        base,
+        threads: rayon::current_num_threads(),
+        orbits: orbits as u64,
+        iterations: recs.iter().map(|r| r.steps).sum(),
+        elapsed,
+    })
+}
+
+/// Measures the search throughput for N = `terms` and `base` on all cores, aiming at about
+/// `target` of wall time (after a short calibration run).
+pub fn search_throughput(terms: usize, base: Base, target: Duration) -> Result<Throughput, Error> {
+    let orbits = (rayon::current_num_threads() * crate::orbit::LANES * 8).max(64);
+    let probe = run_once(terms, base, orbits, 4096)?;
+    let per_iter = probe.elapsed.as_secs_f64() / probe.iterations.max(1) as f64;
+    let want_iters = target.as_secs_f64() / per_iter.max(1e-12);
+    let transient = ((want_iters / orbits as f64) as u64).clamp(1024, 1 << 34);
+    run_once(terms, base, orbits, transient)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn throughput_counts_every_step() {
+        let t = run_once(1, Base::F64, 16, 2048).unwrap();
+        // At (1.4, 0.3) orbits do not settle: each runs the transient plus p_max steps
+        // (escapes or close returns would only lower the count).
+        assert!(t.iterations <= 16 * (2048 + 64 * 2));
+        assert!(t.iterations >= 12 * (2048 + 64));
+        assert!(t.iterations_per_s() > 0.0);
+    }
+}
