@@ -217,23 +217,12 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
     ))
 }
 
-/// ulp of a finite non-zero f64 (the spacing of the binade it lies in; 2^-1074 below normal).
-#[inline(always)]
-fn ulp(x: f64) -> f64 {
-    let e = (x.to_bits() >> 52) & 0x7ff;
-    if e > 52 {
-        f64::from_bits((e - 52) << 52)
-    } else {
-        f64::from_bits(1) // subnormal spacing (and a lower bound of the ulp for e ≤ 52)
-    }
-}
-
 /// The fast outward step: fold ∓w into the last term and round that one f64 operation
 /// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
 /// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,
-/// exactly). Only used when the result keeps the expansion invariant (the new last term is
-/// non-zero and at most ulp of the term before it); otherwise None and the caller uses the
-/// core's accurate addition.
+/// exactly). Only used when the result keeps the expansion invariant (checked by the core's
+/// `try_from_normalized`, which keeps the terms verbatim); otherwise None and the caller uses
+/// the core's accurate addition.
 #[inline(always)]
 fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
     let t = r.terms();
@@ -249,17 +238,10 @@ fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
     if nl == 0.0 || !nl.is_finite() {
         return None;
     }
-    if N > 1 {
-        let prev = t[N - 2];
-        if nl.abs() > ulp(prev) {
-            return None;
-        }
-    }
     let mut terms = *t;
     terms[N - 1] = nl;
-    // The terms already satisfy the invariant and their sum fits N terms, so `from_terms`
-    // (which renormalises) returns exactly this value.
-    Some(E::<N>::from_terms(terms))
+    // Kept verbatim (so the value is exactly the one argued above) when the invariant holds.
+    E::<N>::try_from_normalized(terms)
 }
 
 /// True when the leading term's magnitude is in the trusted range (module doc).
