@@ -190,7 +190,7 @@ pub fn dmat_norm_inf_up<I: IntervalArith>(a: &DMatrix<I>) -> f64 {
         let mut s = inari::Interval::try_from((0.0, 0.0)).unwrap_or(inari::Interval::ENTIRE);
         for c in 0..a.ncols() {
             let m = a[(r, c)].mag_f64_up();
-            s = s + inari::Interval::try_from((m, m)).unwrap_or(inari::Interval::ENTIRE);
+            s += inari::Interval::try_from((m, m)).unwrap_or(inari::Interval::ENTIRE);
         }
         best = best.max(s.sup());
     }

@@ -2,6 +2,7 @@
 //! containment of exact MPFR results at sample points, and known facts about the map
 //! (the fixed point at (1.4, 0.3) is a saddle; det Dh = −b; the period-4 sink at a = 1,
 //! b = 0.3 has a monodromy with |tr| < 1 + det).
+#![allow(clippy::needless_range_loop)]
 
 mod common;
 
