@@ -355,3 +355,88 @@ fn map_scalar_matches_trait_ops() {
         F64Interval::new(-2.0, 1.0).unwrap()
     );
 }
+
+/// The interval inverse contains the exact inverse of point matrices inside it, and the
+/// conveniences (neg, scale, mid, norms) keep containment.
+fn inverse_and_helpers<I: IntervalArith>(ctx: &I::Ctx, name: &str, seed: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut cases = 0;
+    for _ in 0..200 {
+        let (m, pts) = mat_with_points::<I>(&mut rng, ctx);
+        let nrm = m.norm_inf_up();
+        let neg = m.neg();
+        let two = I::from_f64(ctx, 2.0);
+        let sc = m.scale(&two);
+        let mid = m.mid();
+        assert!(mid.subset(&m), "{name}: mid ⊄ m");
+        for p in &pts {
+            for r in 0..2 {
+                let row = Float::with_val(ORACLE, p[r][0].abs_ref()) + p[r][1].clone().abs();
+                assert!(row <= nrm, "{name}: norm_inf_up");
+                for c in 0..2 {
+                    let v = f(&p[r][c]);
+                    let nv = Float::with_val(ORACLE, -&v);
+                    assert_in(neg.get(r, c), &nv, &nv, &|| format!("{name}: neg"));
+                    let sv = Float::with_val(ORACLE, &v * 2u32);
+                    assert_in(sc.get(r, c), &sv, &sv, &|| format!("{name}: scale"));
+                }
+            }
+        }
+        match m.inverse() {
+            None => {
+                // The determinant enclosure meets zero; nothing to check.
+            }
+            Some(inv) => {
+                for p in &pts {
+                    let det = f(&p[0][0]) * &p[1][1] - f(&p[0][1]) * &p[1][0];
+                    assert!(
+                        !det.is_zero(),
+                        "{name}: inverse given for a singular point matrix"
+                    );
+                    for r in 0..2 {
+                        for c in 0..2 {
+                            // The quotients above are rounded at 4096 bits: compare with both
+                            // directed roundings of the exact value.
+                            let num = match (r, c) {
+                                (0, 0) => f(&p[1][1]),
+                                (0, 1) => -f(&p[0][1]),
+                                (1, 0) => -f(&p[1][0]),
+                                _ => f(&p[0][0]),
+                            };
+                            let (dn, up) = exact2!(&num / &det);
+                            assert_in(inv.get(r, c), &dn, &up, &|| {
+                                format!("{name}: inverse ({r},{c})")
+                            });
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // A known inverse: [[2, 1], [1, 1]]⁻¹ = [[1, −1], [−1, 2]].
+    let i = |v: f64| I::from_f64(ctx, v);
+    let inv = IMat2::new(i(2.0), i(1.0), i(1.0), i(1.0))
+        .inverse()
+        .unwrap();
+    for (r, c, v) in [(0, 0, 1.0), (0, 1, -1.0), (1, 0, -1.0), (1, 1, 2.0)] {
+        assert!(inv.get(r, c).contains_f64(v), "{name}: known inverse");
+    }
+    assert!(IMat2::new(i(1.0), i(2.0), i(2.0), i(4.0))
+        .inverse()
+        .is_none());
+    let v = IVec2::new(i(-3.0), i(2.0));
+    assert!(
+        v.norm_inf_up() >= 3.0 && v.mid().subset(&v) && v.scale(&i(2.0)).0[0].contains_f64(-6.0)
+    );
+    cases
+}
+
+#[test]
+fn matrix_inverse_and_helpers_contain_exact_values() {
+    let mut n = 0;
+    n += inverse_and_helpers::<F64Interval>(&(), "f64", 61);
+    n += inverse_and_helpers::<ExpInterval<2>>(&(), "exp2", 62);
+    n += inverse_and_helpers::<MpInterval>(&MpCtx::new(128).unwrap(), "mpfr128", 63);
+    println!("matrix inverse: {n} cases, 0 violations");
+}
