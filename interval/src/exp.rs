@@ -14,8 +14,8 @@
 //!
 //! with r₀ the leading term of r. Fast path: w is folded into the last term of r with one f64
 //! operation whose result is stepped outward by `next_down`/`next_up` (round-to-nearest is
-//! within half an ulp, so one step lands beyond the exact value); the new value is then
-//! ≤ r − w (resp. ≥ r + w) *exactly*. It is taken only when the terms keep the expansion
+//! within half an ulp, so one step lands beyond the exact value), or appended as a new term
+//! when r has a trailing zero slot; the new value is then ≤ r − w (resp. ≥ r + w) *exactly*. It is taken only when the terms keep the expansion
 //! invariant (new last term non-zero and at most ulp of the one before). Slow path: the
 //! core's accurate add of −w (resp. +w), with relative error δ.
 //!
@@ -220,7 +220,7 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
 /// The fast outward step: fold ∓w into the last term and round that one f64 operation
 /// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
 /// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,
-/// exactly). Only used when the result keeps the expansion invariant (checked by the core's
+/// exactly); or, when r has trailing zero terms, append ∓w itself (exactly r ∓ w). Only used when the result keeps the expansion invariant (checked by the core's
 /// `try_from_normalized`, which keeps the terms verbatim); otherwise None and the caller uses
 /// the core's accurate addition.
 #[inline(always)]
@@ -228,7 +228,11 @@ fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
     let t = r.terms();
     let last = t[N - 1];
     if N > 1 && last == 0.0 {
-        return None;
+        // Trailing zero slots: put ∓w (an f64, so exactly r ∓ w) after the last non-zero term.
+        let j = t.iter().rposition(|&x| x != 0.0)?;
+        let mut terms = *t;
+        terms[j + 1] = if up { w } else { -w };
+        return E::<N>::try_from_normalized(terms);
     }
     let nl = if up {
         (last + w).next_up()

@@ -179,7 +179,8 @@ pub trait IntervalArith: Clone + core::fmt::Debug + PartialEq + Send + Sync + 's
 
     /// A representable point inside the interval, near its midpoint, as a point interval
     /// (IEEE 1788 conventions for unbounded intervals: mid of (−∞, +∞) is 0, of [a, +∞) is
-    /// the largest finite value of the kind). Empty gives empty.
+    /// f64::MAX — for MPFR rounded toward zero to the precision, or a itself when larger).
+    /// Empty gives empty.
     fn mid(&self) -> Self;
 
     /// The exact value of [`Self::mid`] (NaN for empty).
