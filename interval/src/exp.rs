@@ -35,8 +35,11 @@
 //! it is exact (a product with a zero factor; a sum checked exactly to be 0). Otherwise (an
 //! infinite endpoint, huge or tiny magnitudes) the whole operation is recomputed soundly in f64
 //! interval arithmetic (inari) from outward f64 enclosures of the operands, and the result
-//! converted back exactly. That loses precision but never containment; for the Hénon map near
-//! the classical parameters it never triggers. (The containment tests found the need for the
+//! converted back exactly. That loses relative precision but never containment. In a proof
+//! near the classical parameters the quantities are O(1) and it triggers only for tiny
+//! products (e.g. squares of box widths below 2^-270 for N = 8), where the f64 enclosure's
+//! absolute error (about 2^-53 of a number below 2^-540, or a few subnormals) is negligible
+//! next to the O(1) terms it is added to. (The containment tests found the need for the
 //! operand condition: sqrt of 1e-304 was wrong when only the result was checked.)
 //!
 //! Endpoint comparisons (for min/max in products, hull, predicates) are exact: the sign of
