@@ -440,3 +440,51 @@ fn matrix_inverse_and_helpers_contain_exact_values() {
     n += inverse_and_helpers::<MpInterval>(&MpCtx::new(128).unwrap(), "mpfr128", 63);
     println!("matrix inverse: {n} cases, 0 violations");
 }
+
+/// Forty steps of the map from a thin box: the MPFR orbits (4096 bits, rounding error far
+/// below every interval width here) of sample points stay inside the interval iterates, which
+/// widen roughly like e^{0.42·k} (MATH.md §4) but stay bounded.
+fn orbit_containment<I: IntervalArith>(ctx: &I::Ctx, name: &str, rel_width: i32) {
+    let mut rng = Rng::new(71);
+    let a = I::from_decimal(ctx, "1.4").unwrap().interval;
+    let b = I::from_decimal(ctx, "0.3").unwrap().interval;
+    let x0 = Float::with_val(ORACLE, 0.1);
+    let w = Float::with_val(ORACLE, 1) >> rel_width;
+    let spec = (
+        Float::with_val(ORACLE, &x0 - &w),
+        Float::with_val(ORACLE, &x0 + &w),
+    );
+    let mut z = IVec2::new(build_box::<I>(ctx, &spec), I::from_f64(ctx, 0.1));
+    let pts: Vec<Float> = samples(&mut rng, &z.0[0], 2);
+    let mut orbits: Vec<(Float, Float)> = pts
+        .iter()
+        .map(|p| (p.clone(), Float::with_val(ORACLE, 0.1)))
+        .collect();
+    let av = Float::with_val(ORACLE, Float::parse("1.4").unwrap());
+    let bv = Float::with_val(ORACLE, Float::parse("0.3").unwrap());
+    for k in 0..40 {
+        z = henon_step_interval(&a, &b, &z);
+        for (x, y) in orbits.iter_mut() {
+            let x2 = Float::with_val(ORACLE, x.square_ref());
+            let nx = Float::with_val(ORACLE, &*y + 1u32) - Float::with_val(ORACLE, &av * &x2);
+            let ny = Float::with_val(ORACLE, &bv * &*x);
+            *x = nx;
+            *y = ny;
+            assert_in(&z.0[0], x, x, &|| format!("{name}: orbit x at step {k}"));
+            assert_in(&z.0[1], y, y, &|| format!("{name}: orbit y at step {k}"));
+        }
+    }
+    assert!(
+        z.0[0].is_bounded() && z.0[0].width_f64_up() < 1.0,
+        "{name}: blew up: {:?}",
+        z.0[0]
+    );
+}
+
+#[test]
+fn forty_steps_contain_the_exact_orbits() {
+    orbit_containment::<F64Interval>(&(), "f64", 60);
+    orbit_containment::<ExpInterval<2>>(&(), "exp2", 90);
+    orbit_containment::<ExpInterval<4>>(&(), "exp4", 150);
+    orbit_containment::<MpInterval>(&MpCtx::new(300).unwrap(), "mpfr300", 200);
+}
