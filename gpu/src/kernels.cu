@@ -69,66 +69,38 @@ __device__ __forceinline__ void vec_sum(T (&x)[M]) {
     x[0] = s;
 }
 
-// VecSumErrBranch, general form (any pattern of zero errors): slots chosen by selects so the
-// output stays in registers.
+// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: zero errors are
+// skipped, so the output slot j is a run-time value; the slots are written through selects
+// (k == j) so they stay in registers, and a thread leaves as soon as its last slot is filled.
+// No recomputation and no separate slow path: a zero error (frequent in the subtraction
+// u - t, exact by Sterbenz when t/u lies in [1/2, 2]) costs a few selects, not a divergent
+// second pass.
 template <int M, bool EXACT>
-__device__ __noinline__ E err_branch_slow(const T (&e)[M]) {
+__device__ __forceinline__ E err_branch(const T (&e)[M]) {
     E out;
 #pragma unroll
     for (int k = 0; k < NT; ++k) out.t[k] = T(0);
     int j = 0;
     T eps = e[0];
-    bool done = false;
 #pragma unroll
     for (int i = 1; i < M; ++i) {
         T r, err;
         sum2<EXACT>(eps, e[i], r, err);
-        if (!done) {
-            if (err != T(0)) {
-#pragma unroll
-                for (int k = 0; k < NT; ++k)
-                    if (k == j) out.t[k] = r;
-                if (j + 1 >= NT) done = true; else { j += 1; eps = err; }
-            } else {
-                eps = r;
-            }
-        }
-    }
-    if (!done) {
-#pragma unroll
-        for (int k = 0; k < NT; ++k)
-            if (k == j) out.t[k] = eps;
-    }
-    return out;
-}
-
-// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: a fixed-slot fast
-// path for the usual case (the first N-1 errors non-zero), the general form otherwise.
-template <int M, bool EXACT>
-__device__ __forceinline__ E err_branch(const T (&e)[M]) {
-    E out;
-    T eps = e[0];
-    bool ok = true;
-#pragma unroll
-    for (int i = 1; i < NT; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
-        ok = ok && (err != T(0));
-        out.t[i - 1] = r;
-        eps = err;
-    }
-    if (!ok) return err_branch_slow<M, EXACT>(e);
-#pragma unroll
-    for (int i = NT; i < M; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
         if (err != T(0)) {
-            out.t[NT - 1] = r;
-            return out;
+            // j <= i - 1 here.
+#pragma unroll
+            for (int k = 0; k < NT && k < i; ++k)
+                if (k == j) out.t[k] = r;
+            if (j + 1 >= NT) return out;
+            j += 1;
+            eps = err;
+        } else {
+            eps = r;
         }
-        eps = r;
     }
-    out.t[NT - 1] = eps;
+#pragma unroll
+    for (int k = 0; k < NT; ++k)
+        if (k == j) out.t[k] = eps;
     return out;
 }
 
