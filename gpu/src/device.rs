@@ -236,7 +236,17 @@ pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, Gpu
         prec_div: Some(true),
         prec_sqrt: Some(true),
         arch: Some(leak_arch(arch)),
-        options: vec!["--std=c++17".into()],
+        // EXPANSE_GPU_NVRTC_OPTS: extra NVRTC options for experiments (e.g. --maxrregcount=N),
+        // appended after these; --fmad=false above always stays in force.
+        options: std::iter::once("--std=c++17".to_owned())
+            .chain(
+                std::env::var("EXPANSE_GPU_NVRTC_OPTS")
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .filter(|o| !o.starts_with("--fmad") && !o.starts_with("-fmad"))
+                    .map(str::to_owned),
+            )
+            .collect(),
         name: Some(format!("expanse_orbits_n{N}_{}.cu", T::CUDA_NAME)),
         ..Default::default()
     };
