@@ -366,12 +366,20 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     while (s < transient) {
         u64 left = transient - s;
         u32 chunk = left < 1024ull ? (u32)left : 1024u;
+#if NT <= 2
+        // Small steps: unroll the full chunks (the FP64 pipe is the limit, ~95 % of it).
         if (chunk == 1024u) {
 #pragma unroll 4
             for (u32 i = 0; i < 1024u; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         } else {
             for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         }
+#else
+        // Large steps (thousands of instructions each): one copy of the step in the loop, to
+        // keep the kernel's code within the instruction caches.
+#pragma unroll 1
+        for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
+#endif
         s += chunk;
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;
