@@ -2,11 +2,11 @@
 //! cuts the work into chunks and hands each to a [`Backend`]; every backend implements the
 //! contract of [`crate::orbit`], so the records do not depend on which one ran.
 //!
-//! - [`CpuBackend`]: rayon over all cores, `LANES` orbits in lockstep per thread; the (T, N)
+//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the (T, N)
 //!   pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
 //! - GPU: see [`select_backend`], the one place where `expanse-gpu` plugs in.
 
-use crate::orbit::{blank_record, run_orbits, Base, OrbitJob, OrbitRecord, OrbitTask, LANES};
+use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::{Error, ErrorKind};
 use rayon::prelude::*;
 
@@ -22,18 +22,41 @@ pub trait Backend: Send + Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CpuBackend;
 
-/// Orbits per rayon work item (a few lockstep groups, so scheduling overhead stays small).
-const ORBITS_PER_ITEM: usize = LANES;
+/// Orbits run in lockstep per thread by the CPU backend for N terms: 8 for N = 1, where one
+/// step is a short dependent chain and interleaving hides its latency (measured ×5 against one
+/// orbit at a time on 2 threads, `cargo run -p expanse-search --example lanes`); 1 for N ≥ 2,
+/// where the fast-tier step is long enough to fill the pipeline alone (lockstep measured
+/// ×0.8–0.97 there).
+pub fn cpu_lanes(terms: usize) -> usize {
+    if terms == 1 {
+        8
+    } else {
+        1
+    }
+}
+
+fn run_cpu_lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    // One rayon item per lockstep group.
+    out.par_chunks_mut(L)
+        .zip(tasks.par_chunks(L))
+        .with_max_len(1)
+        .for_each(|(o, t)| run_lanes::<T, N, L>(job, t, o));
+}
 
 fn run_cpu<T: expanse_core::FloatTerm, const N: usize>(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    out.par_chunks_mut(ORBITS_PER_ITEM)
-        .zip(tasks.par_chunks(ORBITS_PER_ITEM))
-        .with_max_len(1)
-        .for_each(|(o, t)| run_orbits::<T, N>(job, t, o));
+    if cpu_lanes(N) == 8 {
+        run_cpu_lanes::<T, N, 8>(job, tasks, out)
+    } else {
+        run_cpu_lanes::<T, N, 1>(job, tasks, out)
+    }
 }
 
 /// Dispatches (base, terms) to the monomorphised `$f::<T, N>(args…)`.
@@ -141,5 +164,53 @@ pub fn select_backend(choice: BackendChoice, devices: &str) -> Result<Selected, 
                 gpu_unavailable(devices)
             )),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orbit::run_orbit;
+
+    #[test]
+    fn cpu_backend_equals_the_one_orbit_reference_for_every_width() {
+        // 13 orbits: not a multiple of any lockstep width; sinks, chaos and escapes mixed.
+        let tasks: Vec<OrbitTask> = (0..13)
+            .map(|i| OrbitTask {
+                a: [1.0, 1.25, 1.4, 2.0, 0.3][i % 5],
+                b: 0.3,
+                x0: 0.11 * i as f64 - 0.6,
+                y0: 0.03 * i as f64 - 0.2,
+            })
+            .collect();
+        for (base, terms) in [
+            (Base::F64, 1),
+            (Base::F64, 2),
+            (Base::F32, 1),
+            (Base::F32, 3),
+        ] {
+            let job = OrbitJob {
+                transient: 2100,
+                pmax: 16,
+                tol: if base == Base::F64 { 1e-10 } else { 1e-5 },
+                escape: 1e3,
+                terms,
+                base,
+            };
+            let got = CpuBackend.run(&job, &tasks).unwrap();
+            let cycles = got
+                .iter()
+                .filter(|r| r.status == crate::orbit::OrbitStatus::Cycle);
+            assert!(cycles.count() >= 4, "{base:?} {terms}");
+            for (t, g) in tasks.iter().zip(got.iter()) {
+                let want = match (base, terms) {
+                    (Base::F64, 1) => run_orbit::<f64, 1>(&job, t),
+                    (Base::F64, 2) => run_orbit::<f64, 2>(&job, t),
+                    (Base::F32, 1) => run_orbit::<f32, 1>(&job, t),
+                    _ => run_orbit::<f32, 3>(&job, t),
+                };
+                assert!(g.bit_identical(&want), "{base:?} {terms} {t:?}");
+            }
+        }
     }
 }

@@ -52,9 +52,10 @@
 //!
 //! # Throughput
 //!
-//! The transient (the bulk of the work) runs [`LANES`] independent orbits in lockstep in one
-//! thread, so the dependent chains of floating-point operations of different orbits overlap
-//! in the pipeline; each orbit's arithmetic is unchanged (bit-identical to one at a time).
+//! The transient (the bulk of the work) can run several independent orbits in lockstep in one
+//! thread ([`run_lanes`]), so the dependent chains of floating-point operations of different
+//! orbits overlap in the pipeline; each orbit's arithmetic is unchanged (bit-identical to one
+//! at a time). The CPU backend picks the width per N (`backend::cpu_lanes`).
 
 use crate::map::{Henon, PlanarMap};
 use expanse_core::{Expansion, Fast, FloatTerm};
@@ -172,7 +173,7 @@ impl OrbitRecord {
     }
 }
 
-/// Orbits advanced together in one thread during the transient.
+/// Default lockstep width of [`run_orbits`].
 pub const LANES: usize = 4;
 
 /// How often (in steps) the transient checks for escape.
