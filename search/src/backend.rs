@@ -1,26 +1,76 @@
 //! Backends: "something that maps a chunk of orbit tasks to per-orbit records". The engine
-//! cuts the work into chunks and hands each to a [`Backend`]; every backend implements the
-//! contract of [`crate::orbit`], so the records do not depend on which one ran.
+//! cuts the work into chunks ([`OrbitChunk`]: parameters × initial points) and hands each to
+//! a [`Backend`]; every backend implements the contract of [`crate::orbit`], so the records do
+//! not depend on which one ran.
 //!
-//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the (T, N)
-//!   pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
-//! - GPU: see [`select_backend`], the one place where `expanse-gpu` plugs in.
+//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the
+//!   (T, N) pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
+//! - [`GpuBackend`]: `expanse_gpu::GpuContext::run_orbits` on one or several GPUs of the host
+//!   (the kernels repeat the same contract; `expanse bench gpu --check` and this crate's
+//!   `reference_matches_the_gpu_crates_reference` test tie the two implementations together).
+//!
+//! [`select_backend`] picks one for `--backend auto|cpu|gpu`.
 
 use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::{Error, ErrorKind};
 use rayon::prelude::*;
 
-/// Maps a chunk of orbit tasks to per-orbit records (one per task, same order).
-pub trait Backend: Send + Sync {
+/// A chunk of work: every parameter with every initial point; orbit g = p·n_inits + i.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrbitChunk {
+    /// Parameters (a, b), as f64 grid values.
+    pub params: Vec<(f64, f64)>,
+    /// Initial points (x0, y0).
+    pub inits: Vec<(f64, f64)>,
+}
+
+impl OrbitChunk {
+    /// Number of orbits.
+    pub fn len(&self) -> u64 {
+        self.params.len() as u64 * self.inits.len() as u64
+    }
+
+    /// True when there is no orbit.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The orbits as flat tasks, in orbit order.
+    pub fn tasks(&self) -> Vec<OrbitTask> {
+        let mut t = Vec::with_capacity(self.len() as usize);
+        for &(a, b) in &self.params {
+            for &(x0, y0) in &self.inits {
+                t.push(OrbitTask { a, b, x0, y0 });
+            }
+        }
+        t
+    }
+}
+
+/// Maps a chunk of orbits to per-orbit records (one per orbit, in orbit order).
+pub trait Backend {
     /// A short description for messages and the manifest (e.g. `"cpu (16 threads)"`).
     fn describe(&self) -> String;
-    /// Runs the contract of [`crate::orbit`] on every task.
-    fn run(&self, job: &OrbitJob, tasks: &[OrbitTask]) -> Result<Vec<OrbitRecord>, Error>;
+    /// Runs the contract of [`crate::orbit`] on every orbit of `chunk`.
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error>;
 }
 
 /// The CPU backend: rayon's global pool (all cores unless `RAYON_NUM_THREADS` says otherwise).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CpuBackend;
+
+impl CpuBackend {
+    /// Runs the contract on flat tasks.
+    pub fn run_tasks(
+        &self,
+        job: &OrbitJob,
+        tasks: &[OrbitTask],
+    ) -> Result<Vec<OrbitRecord>, Error> {
+        let mut out = vec![blank_record(); tasks.len()];
+        dispatch!(job.base, job.terms, run_cpu(job, tasks, &mut out));
+        Ok(out)
+    }
+}
 
 /// Orbits run in lockstep per thread by the CPU backend for N terms: 8 for N = 1, where one
 /// step is a short dependent chain and interleaving hides its latency (measured ×5 against one
@@ -95,9 +145,95 @@ impl Backend for CpuBackend {
         format!("cpu ({} threads)", rayon::current_num_threads())
     }
 
-    fn run(&self, job: &OrbitJob, tasks: &[OrbitTask]) -> Result<Vec<OrbitRecord>, Error> {
-        let mut out = vec![blank_record(); tasks.len()];
-        dispatch!(job.base, job.terms, run_cpu(job, tasks, &mut out));
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
+        self.run_tasks(job, &chunk.tasks())
+    }
+}
+
+/// The GPU backend: the CUDA kernels of `expanse-gpu` on the GPUs of `--devices`.
+pub struct GpuBackend {
+    ctx: expanse_gpu::GpuContext,
+}
+
+fn gpu_failed(e: expanse_gpu::GpuError) -> Error {
+    let kind = match e.kind {
+        expanse_gpu::GpuErrorKind::Unavailable(_) => ErrorKind::BackendUnavailable,
+        _ => ErrorKind::BackendFailed,
+    };
+    Error::new(kind, format!("gpu backend: {e}"))
+}
+
+fn run_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
+    ctx: &expanse_gpu::GpuContext,
+    job: &OrbitJob,
+    chunk: &OrbitChunk,
+    out: &mut Vec<OrbitRecord>,
+) -> Result<(), Error> {
+    let batch = expanse_gpu::OrbitBatch::<T, N> {
+        a: chunk
+            .params
+            .iter()
+            .map(|p| expanse_core::Expansion::from_f64(p.0))
+            .collect(),
+        b: chunk
+            .params
+            .iter()
+            .map(|p| expanse_core::Expansion::from_f64(p.1))
+            .collect(),
+        x0: chunk.inits.iter().map(|p| p.0).collect(),
+        y0: chunk.inits.iter().map(|p| p.1).collect(),
+        settings: expanse_gpu::SearchSettings {
+            transient: job.transient,
+            pmax: job.pmax,
+            tol: job.tol,
+            escape: job.escape,
+        },
+    };
+    let recs = ctx.run_orbits(&batch, 0..batch.len()).map_err(gpu_failed)?;
+    out.extend(recs.iter().map(from_gpu_record));
+    Ok(())
+}
+
+/// Converts a record of the GPU crate (terms of T) to this crate's plain record (terms
+/// widened exactly to f64).
+pub fn from_gpu_record<T: expanse_core::FloatTerm, const N: usize>(
+    r: &expanse_gpu::OrbitRecord<T, N>,
+) -> OrbitRecord {
+    use crate::orbit::OrbitStatus as S;
+    let mut o = blank_record();
+    o.status = match r.status {
+        expanse_gpu::OrbitStatus::Escaped => S::Escaped,
+        expanse_gpu::OrbitStatus::NoCycle => S::NoCycle,
+        expanse_gpu::OrbitStatus::Unconfirmed => S::Unconfirmed,
+        expanse_gpu::OrbitStatus::Cycle => S::Cycle,
+    };
+    o.steps = r.steps;
+    o.period = r.period;
+    o.residual = r.residual;
+    o.trace = r.trace;
+    o.det = r.det;
+    for i in 0..N {
+        o.x[i] = r.x[i].to_f64();
+        o.y[i] = r.y[i].to_f64();
+    }
+    o
+}
+
+impl Backend for GpuBackend {
+    fn describe(&self) -> String {
+        format!("gpu: {}", self.ctx.describe())
+    }
+
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
+        let mut out = Vec::with_capacity(chunk.len() as usize);
+        if chunk.is_empty() {
+            return Ok(out);
+        }
+        dispatch!(
+            job.base,
+            job.terms,
+            run_gpu(&self.ctx, job, chunk, &mut out)
+        )?;
         Ok(out)
     }
 }
@@ -136,34 +272,47 @@ pub struct Selected {
     pub note: Option<String>,
 }
 
-/// Why no GPU backend can run (the reason shown to the user).
-fn gpu_unavailable(_devices: &str) -> String {
-    // GPU HOOK: when `expanse-gpu` exposes its batch function (params, initial points,
-    // transient, pmax, tol, escape, N, T → per-orbit records of the contract), implement
-    // `Backend` for a `GpuBackend` wrapping it here, return it from `select_backend` for
-    // `Gpu` and `Auto`, and keep this function for the reasons it reports.
-    "expanse-gpu does not provide a search kernel in this build".to_string()
+/// The GPUs of `devices` (`all` or `0,1,…`), or why none is usable.
+fn probe_gpu(devices: &str) -> Result<Result<GpuBackend, String>, Error> {
+    let sel: expanse_gpu::DeviceSelection = devices
+        .parse()
+        .map_err(|e: String| Error::new(ErrorKind::InvalidSpec, e))?;
+    Ok(match expanse_gpu::GpuContext::probe_devices(&sel) {
+        Ok(ctx) => Ok(GpuBackend { ctx }),
+        Err(u) => Err(u.reason),
+    })
 }
 
-/// Picks the backend for `choice` (`devices` is passed to the GPU crate, e.g. `all` or
-/// `0,1`).
+/// Picks the backend for `choice`; `devices` (`all` or `0,1,…`) selects the GPUs.
 pub fn select_backend(choice: BackendChoice, devices: &str) -> Result<Selected, Error> {
     match choice {
         BackendChoice::Cpu => Ok(Selected {
             backend: Box::new(CpuBackend),
             note: None,
         }),
-        BackendChoice::Gpu => Err(Error::new(
-            ErrorKind::BackendUnavailable,
-            format!("--backend gpu: no usable GPU: {}", gpu_unavailable(devices)),
-        )),
-        BackendChoice::Auto => Ok(Selected {
-            backend: Box::new(CpuBackend),
-            note: Some(format!(
-                "using the CPU: no usable GPU: {}",
-                gpu_unavailable(devices)
+        BackendChoice::Gpu => match probe_gpu(devices)? {
+            Ok(g) => Ok(Selected {
+                backend: Box::new(g),
+                note: None,
+            }),
+            Err(reason) => Err(Error::new(
+                ErrorKind::BackendUnavailable,
+                format!("--backend gpu: no usable GPU: {reason}"),
             )),
-        }),
+        },
+        BackendChoice::Auto => match probe_gpu(devices)? {
+            Ok(g) => {
+                let note = format!("using the GPU backend: {}", g.describe());
+                Ok(Selected {
+                    backend: Box::new(g),
+                    note: Some(note),
+                })
+            }
+            Err(reason) => Ok(Selected {
+                backend: Box::new(CpuBackend),
+                note: Some(format!("using the CPU: no usable GPU: {reason}")),
+            }),
+        },
     }
 }
 
@@ -197,7 +346,7 @@ mod tests {
                 terms,
                 base,
             };
-            let got = CpuBackend.run(&job, &tasks).unwrap();
+            let got = CpuBackend.run_tasks(&job, &tasks).unwrap();
             let cycles = got
                 .iter()
                 .filter(|r| r.status == crate::orbit::OrbitStatus::Cycle);

@@ -7,7 +7,7 @@
 //! calibrated so that one measurement lasts about the requested time; the rate is total
 //! steps over wall time.
 
-use crate::backend::{dispatch, Backend, CpuBackend};
+use crate::backend::{dispatch, CpuBackend};
 use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::spec::random_init_point;
 use crate::Error;
@@ -95,7 +95,7 @@ fn run_schedule(
     schedule: Schedule,
 ) -> Result<Vec<OrbitRecord>, Error> {
     match schedule {
-        Schedule::Lockstep => CpuBackend.run(job, tasks),
+        Schedule::Lockstep => CpuBackend.run_tasks(job, tasks),
         Schedule::OneAtATime | Schedule::Lanes(1) => {
             let mut out = vec![blank_record(); tasks.len()];
             dispatch!(job.base, job.terms, lanes1(job, tasks, &mut out));
@@ -140,7 +140,7 @@ fn run_once(
     };
     let tasks: Vec<OrbitTask> = (0..orbits as u64)
         .map(|i| {
-            let (x0, y0) = random_init_point(2013, 0, i);
+            let (x0, y0) = random_init_point(2013, i);
             OrbitTask {
                 a: 1.4,
                 b: 0.3,

@@ -11,13 +11,13 @@
 //! canonical points' leading terms are within tol (max norm), otherwise it starts a new one.
 //! Each cycle is written once, with the first init that reached it and the number of hits.
 
-use crate::backend::Backend;
+use crate::backend::{Backend, OrbitChunk};
 use crate::files::{
     read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic, CandidateLine,
     ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA, MANIFEST_SCHEMA,
 };
 use crate::hexfloat::format_f64;
-use crate::orbit::{OrbitRecord, OrbitStatus, OrbitTask};
+use crate::orbit::{OrbitRecord, OrbitStatus};
 use crate::spec::SearchSpec;
 use crate::{Error, ErrorKind};
 use serde_json::{json, Value};
@@ -131,23 +131,17 @@ pub fn default_chunk_size(spec: &SearchSpec) -> u64 {
     (orbits / spec.inits_per_param()).max(1)
 }
 
-/// Builds the orbit tasks of parameters `[lo, hi)`.
-pub fn chunk_tasks(spec: &SearchSpec, lo: u64, hi: u64) -> Vec<OrbitTask> {
-    let n = spec.inits_per_param();
-    let mut tasks = Vec::with_capacity(((hi - lo) * n) as usize);
-    for p in lo..hi {
-        let (a, b) = spec.param(p);
-        for i in 0..n {
-            let (x0, y0) = spec.init_point(p, i);
-            tasks.push(OrbitTask {
-                a: a.value,
-                b: b.value,
-                x0,
-                y0,
-            });
-        }
+/// The orbits of parameters `[lo, hi)`: every parameter with every initial point.
+pub fn chunk_work(spec: &SearchSpec, lo: u64, hi: u64) -> OrbitChunk {
+    OrbitChunk {
+        params: (lo..hi)
+            .map(|p| {
+                let (a, b) = spec.param(p);
+                (a.value, b.value)
+            })
+            .collect(),
+        inits: spec.all_init_points(),
     }
-    tasks
 }
 
 /// Turns the records of parameters `[lo, hi)` (inits in order) into candidate lines and the
@@ -203,7 +197,7 @@ pub fn candidates_of_chunk(
         let (a, b) = spec.param(p);
         for (i, r, hits) in cycles {
             let attracting = r.trace.abs() < 1.0 + r.det;
-            let (x0, y0) = spec.init_point(p, i as u64);
+            let (x0, y0) = spec.init_point(i as u64);
             sum.candidates += 1;
             sum.attracting += attracting as u64;
             *sum.by_period.entry(r.period).or_default() += 1;
@@ -480,16 +474,16 @@ pub fn run_search(
     for c in chunks_resumed..chunks_total {
         let clo = lo + c * chunk_size;
         let chi = (clo + chunk_size).min(hi);
-        let tasks = chunk_tasks(spec, clo, chi);
-        let records = backend.run(&spec.job, &tasks)?;
-        if records.len() != tasks.len() {
+        let work = chunk_work(spec, clo, chi);
+        let records = backend.run(&spec.job, &work)?;
+        if records.len() as u64 != work.len() {
             return Err(Error::new(
                 ErrorKind::BackendUnavailable,
                 format!(
                     "backend {} returned {} records for {} orbits",
                     opts.backend,
                     records.len(),
-                    tasks.len()
+                    work.len()
                 ),
             ));
         }

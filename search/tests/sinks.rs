@@ -4,7 +4,7 @@
 //! chaotic parameters (1.4, 0.3) for short runs; escapes at a = 2.
 
 use expanse_search::backend::{Backend, CpuBackend};
-use expanse_search::engine::{candidates_of_chunk, chunk_tasks};
+use expanse_search::engine::{candidates_of_chunk, chunk_work};
 use expanse_search::files::CandidateLine;
 use expanse_search::orbit::OrbitStatus;
 use expanse_search::spec::{RawSpec, SearchSpec};
@@ -27,8 +27,8 @@ fn spec(a: &str, b: &str, prec: &str, inits: u64, transient: &str) -> SearchSpec
 }
 
 fn search(s: &SearchSpec) -> (Vec<CandidateLine>, expanse_search::files::Summary) {
-    let tasks = chunk_tasks(s, 0, s.param_count());
-    let recs = CpuBackend.run(&s.job, &tasks).unwrap();
+    let work = chunk_work(s, 0, s.param_count());
+    let recs = CpuBackend.run(&s.job, &work).unwrap();
     candidates_of_chunk(s, 0, s.param_count(), &recs)
 }
 
@@ -123,8 +123,7 @@ fn escapes_at_a_2() {
     let (lines, sum) = search(&s);
     assert!(lines.is_empty());
     assert_eq!(sum.escaped, 16, "{sum:?}");
-    let tasks = chunk_tasks(&s, 0, 1);
-    let recs = CpuBackend.run(&s.job, &tasks).unwrap();
+    let recs = CpuBackend.run(&s.job, &chunk_work(&s, 0, 1)).unwrap();
     assert!(recs
         .iter()
         .all(|r| r.status == OrbitStatus::Escaped && (r.steps % 1024 == 0 || r.steps == 3000)));
