@@ -53,6 +53,15 @@ pub trait Backend {
     fn describe(&self) -> String;
     /// Runs the contract of [`crate::orbit`] on every orbit of `chunk`.
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error>;
+    /// Map iterations a default chunk should hold (a chunk is the unit of checkpointing:
+    /// about 2^30 on the CPU, seconds of work).
+    fn chunk_iterations(&self) -> u64 {
+        1 << 30
+    }
+    /// Bounds on the orbits of a default chunk (enough to keep every core or GPU lane busy).
+    fn chunk_orbits(&self) -> (u64, u64) {
+        (256, 65_536)
+    }
 }
 
 /// The CPU backend: rayon's global pool (all cores unless `RAYON_NUM_THREADS` says otherwise).
@@ -222,6 +231,16 @@ pub fn from_gpu_record<T: expanse_core::FloatTerm, const N: usize>(
 impl Backend for GpuBackend {
     fn describe(&self) -> String {
         format!("gpu: {}", self.ctx.describe())
+    }
+
+    fn chunk_iterations(&self) -> u64 {
+        // A GPU runs 10^10–10^11 iterations/s: about a second of work per chunk.
+        1 << 36
+    }
+
+    fn chunk_orbits(&self) -> (u64, u64) {
+        // Enough threads to fill every SM of several GPUs; records stay a few hundred MB.
+        (1 << 17, 1 << 21)
     }
 
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {

@@ -123,11 +123,12 @@ impl RunReport {
     }
 }
 
-/// The default parameters per chunk: about 2^30 map iterations per chunk, at least 256 and at
-/// most 65536 orbits.
-pub fn default_chunk_size(spec: &SearchSpec) -> u64 {
+/// The default parameters per chunk for `backend`: about [`Backend::chunk_iterations`] map
+/// iterations per chunk, within [`Backend::chunk_orbits`] orbits.
+pub fn default_chunk_size(spec: &SearchSpec, backend: &dyn Backend) -> u64 {
     let per_orbit = spec.job.transient + 2 * spec.job.pmax as u64 + 1;
-    let orbits = ((1u64 << 30) / per_orbit).clamp(256, 65_536);
+    let (lo, hi) = backend.chunk_orbits();
+    let orbits = (backend.chunk_iterations() / per_orbit).clamp(lo, hi);
     (orbits / spec.inits_per_param()).max(1)
 }
 
@@ -350,7 +351,9 @@ pub fn run_search(
             ),
         ));
     }
-    let mut chunk_size = opts.chunk_size.unwrap_or_else(|| default_chunk_size(spec));
+    let mut chunk_size = opts
+        .chunk_size
+        .unwrap_or_else(|| default_chunk_size(spec, backend));
     let mut sessions: Vec<Value> = Vec::new();
     let mut done: Vec<ChunkLine> = Vec::new();
     let resuming = opts.resume && exists;
