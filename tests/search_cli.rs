@@ -58,7 +58,7 @@ const LONG: &[&str] = &[
     "--inits",
     "6",
     "--transient",
-    "6e4",
+    "1e6",
     "--prec",
     "2",
     "--chunk-size",
