@@ -10,7 +10,9 @@
 //! y' = mul_param(x, b)` (`expanse_core::henon_step`, reached through
 //! [`crate::map::PlanarMap::step`]). For N = 1 this is plain IEEE arithmetic on T. The
 //! parameters a, b are `Expansion::from_f64` of the f64 grid values; the initial point
-//! (x0, y0) is `Expansion::from_f64` of f64 values.
+//! (x0, y0) is `Expansion::from_f64` of f64 values. (`Fast::mul_param` multiplies by a
+//! parameter held as one machine number with `mul_term_fast`, otherwise with `mul_fast`; the
+//! kernels make the same choice.)
 //!
 //! **Inputs.** Per orbit: a, b, x0, y0 ([`OrbitTask`]). Per run ([`OrbitJob`]): transient
 //! N_t (u64), p_max (u32, ≥ 1), tol (f64, converted once to T), escape bound E (f64,
