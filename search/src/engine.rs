@@ -417,9 +417,15 @@ pub fn run_search(
         trunc(&paths.checkpoint, rec.checkpoint_len)?;
         done = rec.chunks;
     } else {
-        // Fresh run (or --force): start all three files anew.
-        for p in [&paths.candidates, &paths.checkpoint] {
-            std::fs::File::create(p).map_err(|e| Error::io(p, "create", e))?;
+        // Fresh run (or --force): remove the old files, then write the manifest, then create
+        // the candidates and checkpoint files (below), so that a run killed at any point
+        // leaves either nothing to resume or a manifest whose checkpoint is empty or its own.
+        for p in [&paths.checkpoint, &paths.candidates] {
+            match std::fs::remove_file(p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(p, "remove", e)),
+            }
         }
     }
     let chunks_total = (hi - lo).div_ceil(chunk_size);
