@@ -197,6 +197,10 @@ fn three_shards_merged_equal_the_unsharded_run() {
         serde_json::from_str(&std::fs::read_to_string(PathBuf::from(s)).unwrap()).unwrap()
     };
     assert_eq!(m(&merged)["summary"], m(&full)["summary"]);
+    // A merged file cannot be "resumed" (it has no checkpoint): refused, and left intact.
+    let o = search(&[GRID, &["--resume"]].concat(), &merged);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), want);
     assert_eq!(m(&merged)["spec"], m(&full)["spec"]);
 
     // A missing shard, or a shard of another spec, is refused with exit code 2.

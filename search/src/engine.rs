@@ -381,12 +381,21 @@ pub fn run_search(
                 opts.shard.to_json()
             )));
         }
-        let old_chunk = m["chunk_size"].as_u64().unwrap_or(0);
+        if m.get("merged_from").is_some() {
+            return Err(Error::bad_file(
+                &paths.candidates,
+                "written by `expanse merge`; there is nothing to resume (use another --out or --force)",
+            ));
+        }
+        let old_chunk = m["chunk_size"]
+            .as_u64()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| Error::bad_file(&paths.manifest, "no valid chunk_size"))?;
         match opts.chunk_size {
             Some(c) if c != old_chunk => {
                 return Err(mismatch(format!("--chunk-size {old_chunk} vs {c}")))
             }
-            _ => chunk_size = old_chunk.max(1),
+            _ => chunk_size = old_chunk,
         }
         if let Some(s) = m["sessions"].as_array() {
             sessions = s.clone();
