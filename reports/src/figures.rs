@@ -274,6 +274,9 @@ impl Figure for SinkFigure {
         // of an orbit make those spikes; the numbers give the order.
         let label_every = (self.orbit.len() / 24).max(1);
         let lab_font = font(LEGEND_PX).color(&BLACK);
+        // Labels of the first half of the orbit go above their point, of the second half below:
+        // after a period doubling, z_i and z_{i+p/2} lie close together.
+        let half = self.orbit.len().div_ceil(2);
         chart
             .draw_series(self.orbit.iter().enumerate().map(|(i, &(x, y))| {
                 let text = if i % label_every == 0 {
@@ -281,9 +284,10 @@ impl Figure for SinkFigure {
                 } else {
                     String::new()
                 };
+                let offset = if i < half { (8, -26) } else { (8, 4) };
                 EmptyElement::at((x, y))
                     + Circle::new((0, 0), 6, red.filled())
-                    + Text::new(text, (8, -26), lab_font.clone())
+                    + Text::new(text, offset, lab_font.clone())
             }))
             .map_err(err)?
             .label(&self.label)

@@ -8,8 +8,9 @@
 //! with an error naming the file and line ([`ErrorKind::Parse`], [`ErrorKind::MixedSchema`]).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::num::{bad_number, interval_from_value, number_from_value, Interval};
+use crate::num::{bad_number, exact_sum, interval_from_value, number_from_value, Interval};
 use rug::float::Round;
+use rug::Float;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -296,10 +297,49 @@ fn parse_box(v: &Value) -> Option<(Interval, Interval)> {
     }
 }
 
-fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
+/// x ± r as an exact interval.
+fn centre_radius(c: &Value, r: &Value) -> Option<Interval> {
+    let c = number_from_value(c, Round::Nearest)?;
+    let r = number_from_value(r, Round::Up)?;
+    if r.is_sign_negative() && !r.is_zero() {
+        return None;
+    }
+    let neg_r = Float::with_val(r.prec(), -&r);
+    Some(Interval {
+        lo: exact_sum(&[c.clone(), neg_r]),
+        hi: exact_sum(&[c, r]),
+    })
+}
+
+/// The product of two intervals, rounded outward at 256 bits.
+fn mul_interval(p: &Interval, q: &Interval) -> Interval {
+    let prods = |round: Round| {
+        [
+            (&p.lo, &q.lo),
+            (&p.lo, &q.hi),
+            (&p.hi, &q.lo),
+            (&p.hi, &q.hi),
+        ]
+        .map(|(u, v)| Float::with_val_round(256, u * v, round).0)
+    };
+    let lo = prods(Round::Down)
+        .into_iter()
+        .reduce(|a, b| if b < a { b } else { a })
+        .unwrap_or_else(|| Float::new(53));
+    let hi = prods(Round::Up)
+        .into_iter()
+        .reduce(|a, b| if b > a { b } else { a })
+        .unwrap_or_else(|| Float::new(53));
+    Interval { lo, hi }
+}
+
+/// Orbit boxes in the forms the prover may write: a list of `{"x", "y"}` or `[x, y]` boxes; a
+/// struct of arrays `{"x": [..], "y": [..]}`; or centres and radii `{"centres": [..],
+/// "radii": [..]}`, where a scalar centre is x_i alone (the scalar form of the cyclic system,
+/// MATH.md §4) and y_i = b·x_{i−1} is enclosed from the box of b.
+fn parse_boxes(v: &Value, b: &Interval) -> Option<Vec<(Interval, Interval)>> {
     match v {
         Value::Array(items) => items.iter().map(parse_box).collect(),
-        // Struct of arrays: {"x": [..], "y": [..]}.
         Value::Object(m) => {
             if let (Some(Value::Array(xs)), Some(Value::Array(ys))) = (m.get("x"), m.get("y")) {
                 if xs.len() == ys.len() {
@@ -310,9 +350,41 @@ fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
                         .collect();
                 }
             }
+            let centres = m.get("centres").or_else(|| m.get("centers"));
+            if let (Some(Value::Array(cs)), Some(Value::Array(rs))) = (centres, m.get("radii")) {
+                if cs.len() != rs.len() || cs.is_empty() {
+                    return None;
+                }
+                if cs.iter().all(|c| c.is_array()) {
+                    // Pairs (x, y) with radii pairs or one radius per point.
+                    return cs
+                        .iter()
+                        .zip(rs)
+                        .map(|(c, r)| {
+                            let c = c.as_array().filter(|c| c.len() == 2)?;
+                            let (rx, ry) = match r {
+                                Value::Array(r) if r.len() == 2 => (&r[0], &r[1]),
+                                r => (r, r),
+                            };
+                            Some((centre_radius(&c[0], rx)?, centre_radius(&c[1], ry)?))
+                        })
+                        .collect();
+                }
+                let xs: Vec<Interval> = cs
+                    .iter()
+                    .zip(rs)
+                    .map(|(c, r)| centre_radius(c, r))
+                    .collect::<Option<_>>()?;
+                let p = xs.len();
+                return Some(
+                    (0..p)
+                        .map(|i| (xs[i].clone(), mul_interval(b, &xs[(i + p - 1) % p])))
+                        .collect(),
+                );
+            }
             for k in ["boxes", "points", "z"] {
-                if let Some(b) = m.get(k).and_then(parse_boxes) {
-                    return Some(b);
+                if let Some(bx) = m.get(k).and_then(|x| parse_boxes(x, b)) {
+                    return Some(bx);
                 }
             }
             None
@@ -321,24 +393,58 @@ fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
     }
 }
 
-fn describe_precision(v: &Value) -> String {
+/// One precision entry: a string, a number of bits, or `{"kind", "bits"}`.
+fn describe_one(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => format!("{n} bits"),
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(format!("{n} bits")),
         Value::Object(m) => {
-            let mut parts = Vec::new();
-            for (k, x) in m {
-                let s = match x {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    _ => continue,
-                };
+            let kind = m.get("kind").and_then(Value::as_str);
+            let bits = m.get("bits").and_then(Value::as_u64);
+            match (kind, bits) {
+                (Some(k), Some(b)) => Some(format!("{k} {b} bits")),
+                (Some(k), None) => Some(k.to_string()),
+                (None, Some(b)) => Some(format!("{b} bits")),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A compact description of the precision used: the whole value if it is simple, else the
+/// steps that decide the proof (existence, stability, cross-check) in that order, then others.
+fn describe_precision(v: &Value) -> String {
+    if let Some(s) = describe_one(v) {
+        return s;
+    }
+    let Value::Object(m) = v else {
+        return String::new();
+    };
+    let order = ["existence", "stability", "cross_check"];
+    // (step names, description); steps with the same description share one entry.
+    let mut parts: Vec<(String, String)> = Vec::new();
+    for k in order {
+        if let Some(s) = m.get(k).and_then(describe_one) {
+            let name = k.replace('_', "-");
+            match parts.iter_mut().find(|(_, d)| *d == s) {
+                Some(p) => p.0 = format!("{} + {name}", p.0),
+                None => parts.push((name, s)),
+            }
+        }
+    }
+    let mut parts: Vec<String> = parts
+        .into_iter()
+        .map(|(n, d)| format!("{n}: {d}"))
+        .collect();
+    if parts.is_empty() {
+        for (k, x) in m {
+            if let Some(s) = describe_one(x) {
                 parts.push(format!("{k}: {s}"));
             }
-            parts.join(", ")
         }
-        _ => String::new(),
     }
+    parts.join("; ")
 }
 
 fn total_seconds(v: &Value) -> Option<f64> {
@@ -423,12 +529,18 @@ fn parse_certificate(v: &Value, source: &Path, line: Option<usize>) -> Result<Ce
             "orbit",
         ],
     )
-    .and_then(parse_boxes)
+    .and_then(|x| parse_boxes(x, &b))
     .unwrap_or_default();
     let precision = find(v, &["precision", "prec", "bits"])
         .map(describe_precision)
         .unwrap_or_default();
-    let seconds = find(v, &["timings", "timing", "time_s", "seconds"]).and_then(total_seconds);
+    let seconds = find(v, &["timings", "timing", "time_s", "seconds"])
+        .and_then(total_seconds)
+        .or_else(|| {
+            find(v, &["timings_us"])
+                .and_then(total_seconds)
+                .map(|us| us * 1e-6)
+        });
     Ok(Certificate {
         schema,
         a,
@@ -657,5 +769,54 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centres_and_radii_give_x_boxes_and_y_from_b() {
+        // Scalar form: x_i = c_i ± r_i and y_i = b·x_{i−1}.
+        let v =
+            serde_json::json!({"centres": ["0x1p+0", "-0x1p-1"], "radii": ["0x1p-10", "0x1p-10"]});
+        let b = Interval::point(Float::with_val(53, 0.25));
+        let boxes = parse_boxes(&v, &b).unwrap();
+        let f = |i: &Interval| (i.lo.to_f64(), i.hi.to_f64());
+        let r = 2f64.powi(-10);
+        assert_eq!(f(&boxes[0].0), (1.0 - r, 1.0 + r));
+        assert_eq!(f(&boxes[1].0), (-0.5 - r, -0.5 + r));
+        // y_0 = b·x_1 = 0.25·[−0.5 − r, −0.5 + r].
+        assert_eq!(f(&boxes[0].1), (-0.125 - r / 4.0, -0.125 + r / 4.0));
+        assert_eq!(f(&boxes[1].1), (0.25 * (1.0 - r), 0.25 * (1.0 + r)));
+    }
+
+    #[test]
+    fn statuses_parse_in_several_spellings() {
+        assert_eq!(
+            Status::parse("periodic-unstable"),
+            Some(Status::PeriodicUnstable)
+        );
+        assert_eq!(Status::parse("NotProven"), Some(Status::NotProven));
+        assert_eq!(
+            parse_status(&serde_json::json!({"Sink": {"margin": 1}})),
+            Some(Status::Sink)
+        );
+        assert_eq!(Status::parse("stable?"), None);
+    }
+
+    #[test]
+    fn precision_descriptions_merge_equal_steps() {
+        let v = serde_json::json!({
+            "existence": {"kind": "f64-interval", "bits": 53},
+            "stability": {"kind": "f64-interval", "bits": 53},
+            "cross_check": {"kind": "mpfr-interval", "bits": 146},
+            "refine": {"kind": "mpfr-float", "bits": 88}
+        });
+        assert_eq!(
+            describe_precision(&v),
+            "existence + stability: f64-interval 53 bits; cross-check: mpfr-interval 146 bits"
+        );
     }
 }
