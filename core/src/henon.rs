@@ -120,9 +120,11 @@ impl<T: FloatTerm, const N: usize> MapScalar<Expansion<T, N>> for Expansion<T, N
     }
 }
 
-/// Fast-tier expansion arithmetic: the arithmetic of the search and of the GPU kernels.
-/// Parameters are expansions; when a parameter is a single machine number the kernels and this
-/// code both use the same Alg. 5 multiplication on (p, 0, …, 0), so results agree bit for bit.
+/// Fast-tier expansion arithmetic: the *search arithmetic*, what the CPU search backend and the
+/// GPU kernels run. Parameters are expansions; when a parameter is one machine number
+/// ([`Expansion::is_single_term`], e.g. every f64 grid value with f64 terms) it is multiplied
+/// with [`Expansion::mul_term_fast`], otherwise with [`Expansion::mul_fast`]; the kernels make
+/// the same choice per orbit, so results agree bit for bit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
 pub struct Fast<T: FloatTerm, const N: usize>(pub Expansion<T, N>);
 
@@ -145,7 +147,11 @@ impl<T: FloatTerm, const N: usize> MapScalar<Expansion<T, N>> for Fast<T, N> {
     }
     #[inline(always)]
     fn mul_param(&self, p: &Expansion<T, N>) -> Self {
-        Fast(self.0.mul_fast(p))
+        if p.is_single_term() {
+            Fast(self.0.mul_term_fast(p.hi()))
+        } else {
+            Fast(self.0.mul_fast(p))
+        }
     }
     #[inline(always)]
     fn add_one(&self) -> Self {

@@ -1,1 +1,37 @@
-//! placeholder
+//! # expanse-gpu: the GPU backend of the Hénon sink search
+//!
+//! CUDA C++ kernels for n-term expansions (N = 1..8 terms of `double` or `float`) and for the
+//! per-orbit search, embedded as source ([`KERNEL_SOURCE`]), compiled at run time by NVRTC
+//! (through cudarc, loaded dynamically) for the device's architecture with `--fmad=false`, and
+//! cached per (N, term type, architecture) for the process.
+//!
+//! Use it through [`GpuContext`]: [`GpuContext::probe`] says which GPUs are usable or why none
+//! is ([`GpuUnavailable`]); [`GpuContext::run_orbits`] runs an [`OrbitBatch`] (every parameter
+//! pair with every initial point, one GPU thread per orbit) and returns one [`OrbitRecord`] per
+//! orbit; [`GpuContext::run_orbits_compact`] returns only the status counts and the records of
+//! candidate cycles, for searches too large to bring every record back. Several GPUs of one
+//! host share a batch evenly ([`DeviceSelection`]).
+//!
+//! The kernels repeat, operation for operation, the *search arithmetic* of `expanse-core`
+//! (`core/src/fast.rs`, `core::henon::Fast`) and the per-orbit contract whose CPU reference is
+//! [`reference_orbit`]; for the same inputs GPU and CPU records are bit-identical, which
+//! `expanse bench gpu --check` verifies on a device for every N and both term types.
+//!
+//! This crate depends only on `expanse-core`; its record types are plain data so the search
+//! crate can convert them. Without a GPU everything compiles, and every entry point returns an
+//! error with the reason instead of panicking.
+#![deny(missing_docs)]
+
+pub mod contract;
+pub mod device;
+pub mod error;
+
+pub use contract::{
+    check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,
+    SearchSettings,
+};
+pub use device::{
+    compile_ptx, kernel_source, CompactResult, DeviceInfo, DeviceSelection, GpuContext, GpuTerm,
+    KERNEL_SOURCE,
+};
+pub use error::{GpuError, GpuErrorKind, GpuUnavailable};

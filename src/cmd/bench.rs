@@ -13,6 +13,21 @@ pub struct Args {
     /// Scale factor for the amount of work (1.0 = default; smaller is quicker, noisier).
     #[arg(long, default_value_t = 1.0)]
     pub scale: f64,
+    /// `gpu` only: which GPUs to use, `all` or a list of ordinals such as `0,1`.
+    #[arg(long, default_value = "all")]
+    pub devices: String,
+    /// `gpu` only: run the CPU/GPU identity check (every N, both term types) instead of the
+    /// throughput benchmark; exit 1 if any record differs.
+    #[arg(long)]
+    pub check: bool,
+    /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
+    /// b = 0.3, 1024 initial points, 10^6 iterations, N = 1); `--scale` shrinks the a-grid.
+    #[arg(long, hide = true)]
+    pub experiment: bool,
+    /// `gpu` only (hidden): one small launch per kernel, for a profiler (ncu) to count FP64
+    /// instructions.
+    #[arg(long, hide = true)]
+    pub profile_launches: bool,
 }
 
 /// Runs `expanse bench`.

@@ -1,0 +1,837 @@
+//! Device discovery, run-time compilation (NVRTC) with a per-process module cache, and
+//! launches of the orbit kernel over one or several GPUs of a host.
+//!
+//! Everything here goes through cudarc with dynamic loading: on a machine without the CUDA
+//! driver or NVRTC, [`GpuContext::probe`] returns [`GpuUnavailable`] with the reason, and nothing
+//! panics. If NVRTC is not on the loader path, it is looked for in `$CUDA_HOME/lib64`,
+//! `$CUDA_PATH/lib64`, `/usr/local/cuda/lib64` and `/usr/local/cuda-*/lib64`, and loaded from
+//! there by absolute path (so that cudarc's later load by name finds it by its soname).
+
+use crate::contract::{OrbitBatch, OrbitRecord, OrbitStatus};
+use crate::error::{GpuError, GpuErrorKind, GpuUnavailable};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+    ValidAsZeroBits,
+};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
+use expanse_core::{Expansion, FloatTerm};
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The kernel source, embedded at build time.
+pub const KERNEL_SOURCE: &str = include_str!("kernels.cu");
+
+/// Threads per block of the orbit kernel (matches `__launch_bounds__(128)`).
+const BLOCK: u32 = 128;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for f32 {}
+}
+
+/// A term type the kernels are compiled for (`f64` → CUDA `double`, `f32` → `float`).
+pub trait GpuTerm: FloatTerm + DeviceRepr + ValidAsZeroBits + sealed::Sealed {
+    /// The CUDA C++ type name.
+    const CUDA_NAME: &'static str;
+}
+impl GpuTerm for f64 {
+    const CUDA_NAME: &'static str = "double";
+}
+impl GpuTerm for f32 {
+    const CUDA_NAME: &'static str = "float";
+}
+
+/// Which GPUs of the host to use (`--devices all|0,1,…`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceSelection {
+    /// Every visible GPU.
+    All,
+    /// These ordinals, in this order.
+    List(Vec<usize>),
+}
+
+impl std::str::FromStr for DeviceSelection {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s == "all" {
+            return Ok(Self::All);
+        }
+        let mut v = Vec::new();
+        for part in s.split(',') {
+            let n: usize = part.trim().parse().map_err(|_| {
+                format!("--devices: expected `all` or a comma-separated list of GPU ordinals such as `0,1`, got {s:?}")
+            })?;
+            if v.contains(&n) {
+                return Err(format!("--devices: ordinal {n} given twice in {s:?}"));
+            }
+            v.push(n);
+        }
+        Ok(Self::List(v))
+    }
+}
+
+/// What is known about one GPU.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    /// CUDA ordinal.
+    pub ordinal: usize,
+    /// Marketing name, e.g. "NVIDIA H100 80GB HBM3".
+    pub name: String,
+    /// Compute capability (major, minor).
+    pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors.
+    pub multiprocessors: i32,
+    /// Device memory in bytes.
+    pub memory: usize,
+}
+
+type FuncPair = Arc<(CudaFunction, CudaFunction)>;
+
+struct Device {
+    info: DeviceInfo,
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    funcs: Mutex<HashMap<(usize, &'static str), FuncPair>>,
+}
+
+/// One or several usable GPUs of this host, with their compiled kernels.
+pub struct GpuContext {
+    devices: Vec<Device>,
+}
+
+/// The compact result of a batch: counts by status, and the records worth keeping
+/// (`Unconfirmed` and `Cycle`) with their orbit index, in increasing orbit order.
+#[derive(Clone, Debug)]
+pub struct CompactResult<T: FloatTerm, const N: usize> {
+    /// Orbits by status: [escaped, no-cycle, unconfirmed, cycle].
+    pub counts: [u64; 4],
+    /// (orbit index, record) of every `Unconfirmed` or `Cycle` orbit.
+    pub kept: Vec<(u64, OrbitRecord<T, N>)>,
+}
+
+fn drv(context: &str, e: impl std::fmt::Debug) -> GpuError {
+    GpuError::new(GpuErrorKind::Driver(format!("{context}: {e:?}")))
+}
+
+/// Loads `name*` from the first of the usual CUDA library folders that has it, by absolute
+/// path and globally, so later loads by soname find it. Returns the path loaded.
+fn preload_from_cuda_dirs(prefix: &str) -> Option<String> {
+    let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+    for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
+        if let Ok(v) = std::env::var(var) {
+            dirs.push(std::path::Path::new(&v).join("lib64"));
+            dirs.push(std::path::Path::new(&v).join("lib"));
+        }
+    }
+    dirs.push("/usr/local/cuda/lib64".into());
+    if let Ok(rd) = std::fs::read_dir("/usr/local") {
+        let mut more: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("cuda-"))
+            })
+            .map(|p| p.join("lib64"))
+            .collect();
+        more.sort();
+        more.reverse();
+        dirs.extend(more);
+    }
+    dirs.push("/usr/lib/x86_64-linux-gnu".into());
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut names: Vec<_> = rd
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+            .filter(|n| n.starts_with(prefix) && n.contains(".so"))
+            .collect();
+        // Prefer the most specific version (longest name), e.g. libnvrtc.so.13.0.48.
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for n in names {
+            let path = d.join(&n);
+            let Ok(c) = std::ffi::CString::new(path.to_string_lossy().as_bytes()) else {
+                continue;
+            };
+            // SAFETY: dlopen of a shared library by path; the handle is deliberately leaked
+            // so the library stays loaded for the process.
+            let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+            if !h.is_null() {
+                return Some(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
+}
+
+fn nvrtc_present() -> bool {
+    // SAFETY: only tries to dlopen candidate names.
+    if unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return true;
+    }
+    preload_from_cuda_dirs("libnvrtc-builtins");
+    preload_from_cuda_dirs("libnvrtc.so").is_some()
+        // SAFETY: as above.
+        && unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+fn driver_present() -> bool {
+    // SAFETY: only tries to dlopen candidate names.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// PTX per (N, term type, architecture), compiled once per process.
+fn ptx_cache() -> &'static Mutex<HashMap<(usize, &'static str, String), String>> {
+    static C: OnceLock<Mutex<HashMap<(usize, &'static str, String), String>>> = OnceLock::new();
+    C.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn leak_arch(arch: &str) -> &'static str {
+    static A: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
+    let mut m = A
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = m.get(arch) {
+        return s;
+    }
+    let s: &'static str = Box::leak(arch.to_owned().into_boxed_str());
+    m.insert(arch.to_owned(), s);
+    s
+}
+
+/// The full source compiled for N terms of type `cuda_type`.
+pub fn kernel_source(n: usize, cuda_type: &str) -> String {
+    format!("#define EXP_N {n}\n#define EXP_T {cuda_type}\n{KERNEL_SOURCE}")
+}
+
+/// Compiles the orbit kernels for `N` terms of `T` to PTX for `arch` (e.g. `compute_90`),
+/// with `--fmad=false`, or returns the cached PTX. Needs NVRTC (not a GPU).
+pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, GpuError> {
+    let key = (N, T::CUDA_NAME, arch.to_owned());
+    if let Some(p) = ptx_cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+    {
+        return Ok(p.clone());
+    }
+    if !nvrtc_present() {
+        return Err(GpuError::new(GpuErrorKind::Unavailable(
+            "NVRTC (libnvrtc) was not found on the loader path nor in $CUDA_HOME/lib64 or /usr/local/cuda/lib64".into(),
+        )));
+    }
+    let opts = CompileOptions {
+        fmad: Some(false),
+        ftz: Some(false),
+        prec_div: Some(true),
+        prec_sqrt: Some(true),
+        arch: Some(leak_arch(arch)),
+        options: vec!["--std=c++17".into()],
+        name: Some(format!("expanse_orbits_n{N}_{}.cu", T::CUDA_NAME)),
+        ..Default::default()
+    };
+    let src = kernel_source(N, T::CUDA_NAME);
+    let ptx = compile_ptx_with_opts(&src, opts).map_err(|e| match e {
+        CompileError::CompileError { log, options, .. } => GpuError::new(GpuErrorKind::Compile {
+            what: format!(
+                "N = {N}, {} terms, {arch}, options {options:?}",
+                T::CUDA_NAME
+            ),
+            log: log.to_string_lossy().into_owned(),
+        }),
+        other => GpuError::new(GpuErrorKind::Compile {
+            what: format!("N = {N}, {} terms, {arch}", T::CUDA_NAME),
+            log: format!("{other:?}"),
+        }),
+    })?;
+    let text = ptx.to_src();
+    ptx_cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, text.clone());
+    Ok(text)
+}
+
+impl GpuContext {
+    /// Every GPU of the host, or why none is usable (no driver, no device, no NVRTC).
+    pub fn probe() -> Result<Self, GpuUnavailable> {
+        Self::probe_devices(&DeviceSelection::All)
+    }
+
+    /// The selected GPUs, or why they are not usable.
+    pub fn probe_devices(sel: &DeviceSelection) -> Result<Self, GpuUnavailable> {
+        if !driver_present() {
+            return Err(GpuUnavailable::new(
+                "no CUDA driver: libcuda could not be loaded (no NVIDIA driver on this machine?)",
+            ));
+        }
+        let count = CudaContext::device_count().map_err(|e| {
+            GpuUnavailable::new(format!("the CUDA driver reports no usable device ({e:?})"))
+        })?;
+        if count <= 0 {
+            return Err(GpuUnavailable::new("the CUDA driver sees no GPU"));
+        }
+        let ordinals: Vec<usize> = match sel {
+            DeviceSelection::All => (0..count as usize).collect(),
+            DeviceSelection::List(v) => {
+                if v.is_empty() {
+                    return Err(GpuUnavailable::new("--devices: empty list"));
+                }
+                for &o in v {
+                    if o >= count as usize {
+                        return Err(GpuUnavailable::new(format!(
+                            "--devices: GPU {o} does not exist (this host has {count}: 0..{})",
+                            count - 1
+                        )));
+                    }
+                }
+                v.clone()
+            }
+        };
+        if !nvrtc_present() {
+            return Err(GpuUnavailable::new(
+                "NVRTC (libnvrtc) not found on the loader path nor in $CUDA_HOME/lib64 or /usr/local/cuda/lib64: the kernels cannot be compiled",
+            ));
+        }
+        let mut devices = Vec::new();
+        for o in ordinals {
+            let ctx = CudaContext::new(o).map_err(|e| {
+                GpuUnavailable::new(format!("GPU {o}: cannot create a context ({e:?})"))
+            })?;
+            let info = DeviceInfo {
+                ordinal: o,
+                name: ctx.name().unwrap_or_else(|_| "unknown GPU".into()),
+                compute_capability: ctx.compute_capability().map_err(|e| {
+                    GpuUnavailable::new(format!("GPU {o}: no compute capability ({e:?})"))
+                })?,
+                multiprocessors: ctx
+                    .attribute(
+                        cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                    )
+                    .unwrap_or(0),
+                memory: ctx.total_mem().unwrap_or(0),
+            };
+            let stream = ctx.default_stream();
+            devices.push(Device {
+                info,
+                ctx,
+                stream,
+                funcs: Mutex::new(HashMap::new()),
+            });
+        }
+        Ok(Self { devices })
+    }
+
+    /// The GPUs in use.
+    pub fn devices(&self) -> Vec<DeviceInfo> {
+        self.devices.iter().map(|d| d.info.clone()).collect()
+    }
+
+    /// One line naming the GPUs in use.
+    pub fn describe(&self) -> String {
+        self.devices
+            .iter()
+            .map(|d| {
+                format!(
+                    "GPU {} {} (sm_{}{}, {} SMs, {:.0} GiB)",
+                    d.info.ordinal,
+                    d.info.name,
+                    d.info.compute_capability.0,
+                    d.info.compute_capability.1,
+                    d.info.multiprocessors,
+                    d.info.memory as f64 / (1u64 << 30) as f64
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The NVRTC architecture of GPU `i` of this context (`compute_XY`).
+    pub fn arch(&self, i: usize) -> String {
+        let (ma, mi) = self.devices[i].info.compute_capability;
+        format!("compute_{ma}{mi}")
+    }
+
+    fn funcs<T: GpuTerm, const N: usize>(&self, dev: &Device) -> Result<FuncPair, GpuError> {
+        let key = (N, T::CUDA_NAME);
+        if let Some(f) = dev
+            .funcs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(f.clone());
+        }
+        let (ma, mi) = dev.info.compute_capability;
+        let ptx = compile_ptx::<T, N>(&format!("compute_{ma}{mi}"))?;
+        let module = dev
+            .ctx
+            .load_module(Ptx::from_src(ptx))
+            .map_err(|e| drv("loading the compiled module", e))?;
+        let single = module
+            .load_function("orbits_single")
+            .map_err(|e| drv("orbits_single", e))?;
+        let general = module
+            .load_function("orbits_general")
+            .map_err(|e| drv("orbits_general", e))?;
+        let pair = Arc::new((single, general));
+        dev.funcs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, pair.clone());
+        Ok(pair)
+    }
+
+    /// Compiles (or finds cached) the kernels for N terms of T on every GPU in use.
+    pub fn prepare<T: GpuTerm, const N: usize>(&self) -> Result<(), GpuError> {
+        for d in &self.devices {
+            self.funcs::<T, N>(d)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the contract for orbits `range` of `batch` and returns one record per orbit, in
+    /// order. The range is split evenly over the GPUs in use.
+    pub fn run_orbits<T: GpuTerm, const N: usize>(
+        &self,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+    ) -> Result<Vec<OrbitRecord<T, N>>, GpuError> {
+        let parts = self.split(batch, &range)?;
+        let results = self.on_devices(parts, |dev, r| self.run_full(dev, batch, r))?;
+        Ok(results.into_iter().flatten().collect())
+    }
+
+    /// Runs the contract for orbits `range` of `batch` and returns the status counts and only
+    /// the `Unconfirmed` and `Cycle` records (what a search keeps), with their orbit index.
+    pub fn run_orbits_compact<T: GpuTerm, const N: usize>(
+        &self,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+    ) -> Result<CompactResult<T, N>, GpuError> {
+        let parts = self.split(batch, &range)?;
+        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r))?;
+        let mut out = CompactResult {
+            counts: [0; 4],
+            kept: Vec::new(),
+        };
+        for r in results {
+            for s in 0..4 {
+                out.counts[s] += r.counts[s];
+            }
+            out.kept.extend(r.kept);
+        }
+        out.kept.sort_by_key(|(g, _)| *g);
+        Ok(out)
+    }
+
+    fn split<T: GpuTerm, const N: usize>(
+        &self,
+        batch: &OrbitBatch<T, N>,
+        range: &Range<u64>,
+    ) -> Result<Vec<Range<u64>>, GpuError> {
+        validate(batch, range)?;
+        let n = self.devices.len() as u64;
+        let len = range.end - range.start;
+        let per = len.div_ceil(n).max(1);
+        Ok((0..n)
+            .map(|i| {
+                let s = (range.start + i * per).min(range.end);
+                let e = (s + per).min(range.end);
+                s..e
+            })
+            .collect())
+    }
+
+    fn on_devices<R: Send>(
+        &self,
+        parts: Vec<Range<u64>>,
+        f: impl Fn(&Device, Range<u64>) -> Result<R, GpuError> + Sync,
+    ) -> Result<Vec<R>, GpuError> {
+        if self.devices.len() == 1 {
+            return Ok(vec![f(&self.devices[0], parts[0].clone())?]);
+        }
+        std::thread::scope(|sc| {
+            let handles: Vec<_> = self
+                .devices
+                .iter()
+                .zip(parts)
+                .map(|(d, r)| {
+                    let f = &f;
+                    sc.spawn(move || f(d, r))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(GpuError::new(GpuErrorKind::Driver(
+                            "a device thread panicked".into(),
+                        )))
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn upload<T: GpuTerm, const N: usize>(
+        dev: &Device,
+        batch: &OrbitBatch<T, N>,
+    ) -> Result<[CudaSlice<T>; 4], GpuError> {
+        let interleave = |v: &[Expansion<T, N>]| -> Vec<T> {
+            let n = v.len();
+            let mut out = vec![T::ZERO; n * N];
+            for (i, e) in v.iter().enumerate() {
+                for (k, t) in e.terms().iter().enumerate() {
+                    out[k * n + i] = *t;
+                }
+            }
+            out
+        };
+        let x0: Vec<Expansion<T, N>> = batch.x0.iter().map(|&v| Expansion::from_f64(v)).collect();
+        let y0: Vec<Expansion<T, N>> = batch.y0.iter().map(|&v| Expansion::from_f64(v)).collect();
+        let s = &dev.stream;
+        Ok([
+            s.clone_htod(&interleave(&batch.a))
+                .map_err(|e| drv("upload a", e))?,
+            s.clone_htod(&interleave(&batch.b))
+                .map_err(|e| drv("upload b", e))?,
+            s.clone_htod(&interleave(&x0))
+                .map_err(|e| drv("upload x0", e))?,
+            s.clone_htod(&interleave(&y0))
+                .map_err(|e| drv("upload y0", e))?,
+        ])
+    }
+
+    /// Orbits per launch: bounded so one launch's records fit comfortably in memory.
+    fn chunk_len<const N: usize>(dev: &Device, compact: bool) -> u64 {
+        let sms = dev.info.multiprocessors.max(1) as u64;
+        if compact {
+            sms * 2048 * 64
+        } else {
+            (sms * 2048 * 8).min(1 << 22)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn launch<T: GpuTerm, const N: usize>(
+        &self,
+        dev: &Device,
+        batch: &OrbitBatch<T, N>,
+        inputs: &[CudaSlice<T>; 4],
+        first: u64,
+        count: u64,
+        compact: bool,
+        capacity: u64,
+        bufs: &mut Buffers<T>,
+    ) -> Result<(), GpuError> {
+        let funcs = self.funcs::<T, N>(dev)?;
+        let single = batch.a.iter().all(|a| a.is_single_term())
+            && batch.b.iter().all(|b| b.is_single_term());
+        let f = if single { &funcs.0 } else { &funcs.1 };
+        let s = &batch.settings;
+        let n_param = batch.a.len() as u64;
+        let n_init = batch.x0.len() as u64;
+        let tol = T::from_f64(s.tol);
+        let esc = T::from_f64(s.escape);
+        let compact_i: i32 = compact as i32;
+        let cfg = LaunchConfig {
+            grid_dim: (count.div_ceil(BLOCK as u64) as u32, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = dev.stream.launch_builder(f);
+        b.arg(&inputs[0]);
+        b.arg(&inputs[1]);
+        b.arg(&n_param);
+        b.arg(&inputs[2]);
+        b.arg(&inputs[3]);
+        b.arg(&n_init);
+        b.arg(&first);
+        b.arg(&count);
+        b.arg(&s.transient);
+        b.arg(&s.pmax);
+        b.arg(&tol);
+        b.arg(&esc);
+        b.arg(&compact_i);
+        b.arg(&capacity);
+        b.arg(&mut bufs.status);
+        b.arg(&mut bufs.period);
+        b.arg(&mut bufs.steps);
+        b.arg(&mut bufs.residual);
+        b.arg(&mut bufs.trace);
+        b.arg(&mut bufs.det);
+        b.arg(&mut bufs.x);
+        b.arg(&mut bufs.y);
+        b.arg(&mut bufs.index);
+        b.arg(&mut bufs.counters);
+        // SAFETY: the argument list matches ORBITS_ARGS in kernels.cu; every buffer holds at
+        // least `capacity` (records) or 5 (counters) elements and the grid covers `count`.
+        unsafe { b.launch(cfg) }.map_err(|e| drv("launching the orbit kernel", e))?;
+        Ok(())
+    }
+
+    fn records<T: GpuTerm, const N: usize>(
+        dev: &Device,
+        bufs: &Buffers<T>,
+        n: usize,
+        capacity: usize,
+    ) -> Result<Vec<OrbitRecord<T, N>>, GpuError> {
+        let s = &dev.stream;
+        let status: Vec<u32> = s.clone_dtoh(&bufs.status).map_err(|e| drv("download", e))?;
+        let period: Vec<u32> = s.clone_dtoh(&bufs.period).map_err(|e| drv("download", e))?;
+        let steps: Vec<u64> = s.clone_dtoh(&bufs.steps).map_err(|e| drv("download", e))?;
+        let residual: Vec<f64> = s
+            .clone_dtoh(&bufs.residual)
+            .map_err(|e| drv("download", e))?;
+        let trace: Vec<f64> = s.clone_dtoh(&bufs.trace).map_err(|e| drv("download", e))?;
+        let det: Vec<f64> = s.clone_dtoh(&bufs.det).map_err(|e| drv("download", e))?;
+        let xs: Vec<T> = s.clone_dtoh(&bufs.x).map_err(|e| drv("download", e))?;
+        let ys: Vec<T> = s.clone_dtoh(&bufs.y).map_err(|e| drv("download", e))?;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let status = OrbitStatus::from_code(status[i]).ok_or_else(|| {
+                GpuError::new(GpuErrorKind::Driver(format!(
+                    "the kernel wrote an invalid status {} for record {i}",
+                    status[i]
+                )))
+            })?;
+            let mut x = [T::ZERO; N];
+            let mut y = [T::ZERO; N];
+            for k in 0..N {
+                x[k] = xs[k * capacity + i];
+                y[k] = ys[k * capacity + i];
+            }
+            out.push(OrbitRecord {
+                status,
+                steps: steps[i],
+                period: period[i],
+                residual: residual[i],
+                trace: trace[i],
+                det: det[i],
+                x,
+                y,
+            });
+        }
+        Ok(out)
+    }
+
+    fn run_full<T: GpuTerm, const N: usize>(
+        &self,
+        dev: &Device,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+    ) -> Result<Vec<OrbitRecord<T, N>>, GpuError> {
+        dev.ctx
+            .bind_to_thread()
+            .map_err(|e| drv("binding the context", e))?;
+        let total = range.end - range.start;
+        let mut out = Vec::with_capacity(total as usize);
+        if total == 0 {
+            return Ok(out);
+        }
+        let inputs = Self::upload(dev, batch)?;
+        let chunk = Self::chunk_len::<N>(dev, false).min(total);
+        let mut bufs = Buffers::<T>::new(&dev.stream, chunk as usize, N)?;
+        let mut first = range.start;
+        while first < range.end {
+            let count = chunk.min(range.end - first);
+            self.launch::<T, N>(dev, batch, &inputs, first, count, false, chunk, &mut bufs)?;
+            let recs = Self::records::<T, N>(dev, &bufs, count as usize, chunk as usize)?;
+            out.extend(recs);
+            first += count;
+        }
+        Ok(out)
+    }
+
+    fn run_compact<T: GpuTerm, const N: usize>(
+        &self,
+        dev: &Device,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+    ) -> Result<CompactResult<T, N>, GpuError> {
+        dev.ctx
+            .bind_to_thread()
+            .map_err(|e| drv("binding the context", e))?;
+        let mut out = CompactResult {
+            counts: [0; 4],
+            kept: Vec::new(),
+        };
+        let total = range.end - range.start;
+        if total == 0 {
+            return Ok(out);
+        }
+        let inputs = Self::upload(dev, batch)?;
+        let chunk = Self::chunk_len::<N>(dev, true).min(total);
+        let capacity = (chunk / 4).clamp(1, 1 << 21);
+        let mut bufs = Buffers::<T>::new(&dev.stream, capacity as usize, N)?;
+        let mut first = range.start;
+        while first < range.end {
+            let count = chunk.min(range.end - first);
+            dev.stream
+                .memset_zeros(&mut bufs.counters)
+                .map_err(|e| drv("clearing counters", e))?;
+            self.launch::<T, N>(dev, batch, &inputs, first, count, true, capacity, &mut bufs)?;
+            let counters: Vec<u64> = dev
+                .stream
+                .clone_dtoh(&bufs.counters)
+                .map_err(|e| drv("download", e))?;
+            for s in 0..4 {
+                out.counts[s] += counters[s];
+            }
+            let kept = counters[4];
+            if kept > capacity {
+                // More interesting orbits than slots: redo this chunk with full records.
+                let recs = self.run_full(dev, batch, first..first + count)?;
+                for (j, r) in recs.into_iter().enumerate() {
+                    if matches!(r.status, OrbitStatus::Cycle | OrbitStatus::Unconfirmed) {
+                        out.kept.push((first + j as u64, r));
+                    }
+                }
+            } else if kept > 0 {
+                let recs = Self::records::<T, N>(dev, &bufs, kept as usize, capacity as usize)?;
+                let index: Vec<u64> = dev
+                    .stream
+                    .clone_dtoh(&bufs.index)
+                    .map_err(|e| drv("download", e))?;
+                out.kept
+                    .extend(index.into_iter().take(kept as usize).zip(recs));
+            }
+            first += count;
+        }
+        Ok(out)
+    }
+}
+
+/// Device buffers for one launch's records.
+struct Buffers<T: GpuTerm> {
+    status: CudaSlice<u32>,
+    period: CudaSlice<u32>,
+    steps: CudaSlice<u64>,
+    residual: CudaSlice<f64>,
+    trace: CudaSlice<f64>,
+    det: CudaSlice<f64>,
+    x: CudaSlice<T>,
+    y: CudaSlice<T>,
+    index: CudaSlice<u64>,
+    counters: CudaSlice<u64>,
+}
+
+impl<T: GpuTerm> Buffers<T> {
+    fn new(s: &Arc<CudaStream>, cap: usize, n: usize) -> Result<Self, GpuError> {
+        let a = |what: &str, e| drv(&format!("allocating {what} for {cap} records"), e);
+        Ok(Self {
+            status: s.alloc_zeros(cap).map_err(|e| a("status", e))?,
+            period: s.alloc_zeros(cap).map_err(|e| a("period", e))?,
+            steps: s.alloc_zeros(cap).map_err(|e| a("steps", e))?,
+            residual: s.alloc_zeros(cap).map_err(|e| a("residual", e))?,
+            trace: s.alloc_zeros(cap).map_err(|e| a("trace", e))?,
+            det: s.alloc_zeros(cap).map_err(|e| a("det", e))?,
+            x: s.alloc_zeros(cap * n).map_err(|e| a("x", e))?,
+            y: s.alloc_zeros(cap * n).map_err(|e| a("y", e))?,
+            index: s.alloc_zeros(cap).map_err(|e| a("index", e))?,
+            counters: s.alloc_zeros(5).map_err(|e| a("counters", e))?,
+        })
+    }
+}
+
+/// Checks a batch and a range before anything touches a device.
+pub fn validate<T: FloatTerm, const N: usize>(
+    batch: &OrbitBatch<T, N>,
+    range: &Range<u64>,
+) -> Result<(), GpuError> {
+    let bad = |m: String| Err(GpuError::new(GpuErrorKind::InvalidInput(m)));
+    if batch.a.len() != batch.b.len() {
+        return bad(format!(
+            "{} values of a but {} of b",
+            batch.a.len(),
+            batch.b.len()
+        ));
+    }
+    if batch.x0.len() != batch.y0.len() {
+        return bad(format!(
+            "{} initial x but {} initial y",
+            batch.x0.len(),
+            batch.y0.len()
+        ));
+    }
+    if range.start > range.end || range.end > batch.len() {
+        return bad(format!(
+            "orbit range {}..{} outside the batch of {} orbits",
+            range.start,
+            range.end,
+            batch.len()
+        ));
+    }
+    let s = &batch.settings;
+    if s.pmax == 0 {
+        return bad("pmax must be at least 1".into());
+    }
+    if !(s.tol > 0.0 && s.tol.is_finite()) {
+        return bad(format!("tol must be positive and finite, got {}", s.tol));
+    }
+    if !(s.escape > 0.0 && s.escape.is_finite()) {
+        return bad(format!(
+            "escape bound must be positive and finite, got {}",
+            s.escape
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{check_batch, OrbitBatch};
+
+    #[test]
+    fn device_selection_parses_all_and_lists() {
+        assert_eq!("all".parse::<DeviceSelection>(), Ok(DeviceSelection::All));
+        assert_eq!(
+            " 0, 1 ".parse::<DeviceSelection>(),
+            Ok(DeviceSelection::List(vec![0, 1]))
+        );
+        let e = "0,x".parse::<DeviceSelection>().unwrap_err();
+        assert!(e.contains("--devices"), "{e}");
+        assert!("1,1".parse::<DeviceSelection>().is_err());
+    }
+
+    #[test]
+    fn invalid_batches_are_rejected_before_any_device_work() {
+        let mut b: OrbitBatch<f64, 2> = check_batch(3, 4, 10, 5);
+        assert!(validate(&b, &(0..12)).is_ok());
+        assert!(validate(&b, &(0..13)).is_err());
+        b.settings.pmax = 0;
+        assert!(matches!(
+            validate(&b, &(0..1)).unwrap_err().kind,
+            GpuErrorKind::InvalidInput(_)
+        ));
+        let mut b: OrbitBatch<f64, 2> = check_batch(3, 4, 10, 5);
+        b.y0.pop();
+        assert!(validate(&b, &(0..1)).is_err());
+    }
+
+    /// On a machine without a GPU (CI) the probe fails with a reason and does not panic; on
+    /// one with a GPU it names the devices.
+    #[test]
+    fn probe_reports_a_reason_or_devices() {
+        match GpuContext::probe() {
+            Ok(ctx) => assert!(!ctx.devices().is_empty() && !ctx.describe().is_empty()),
+            Err(u) => assert!(u.reason.len() > 10, "{u}"),
+        }
+    }
+
+    #[test]
+    fn kernel_source_defines_the_instantiation() {
+        let s = kernel_source(3, "float");
+        assert!(s.starts_with("#define EXP_N 3\n#define EXP_T float\n"));
+        assert!(s.contains("orbits_single") && s.contains("orbits_general"));
+    }
+}

@@ -1,0 +1,559 @@
+// expanse-gpu kernels: n-term floating-point expansions (the *search arithmetic* of
+// expanse-core's `core/src/fast.rs`, repeated operation for operation) and the per-orbit search
+// kernel (the contract of `gpu/src/contract.rs`, shared with the CPU backend in `search/`).
+//
+// Compiled at run time by NVRTC with --fmad=false (no contraction of a*b+c: every FMA below is
+// an explicit fma()), --ftz=false, --prec-div=true, --prec-sqrt=true, once per (N, T, arch).
+// The host prepends
+//     #define EXP_N <N>        (number of terms, 1..8)
+//     #define EXP_T <double|float>
+// Arrays of expansions are interleaved (seed 000, GQD): term k of element i lives at
+// base[k * stride + i], so a warp reading term k of consecutive elements is coalesced.
+//
+// Keep in step with core/src/fast.rs and core/src/henon.rs; `expanse bench gpu --check` proves
+// the two agree bit for bit.
+
+typedef EXP_T T;
+#define NT EXP_N
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+
+struct E {
+    T t[NT];
+};
+
+// ---- error-free transforms (core/src/eft.rs) ------------------------------------------------
+
+__device__ __forceinline__ void two_sum(T a, T b, T &s, T &e) {
+    s = a + b;
+    T av = s - b;
+    T bv = s - av;
+    T ae = a - av;
+    T be = b - bv;
+    e = ae + be;
+}
+
+__device__ __forceinline__ void fast_two_sum(T a, T b, T &s, T &e) {
+    s = a + b;
+    T z = s - a;
+    e = b - z;
+}
+
+__device__ __forceinline__ void two_prod(T a, T b, T &p, T &e) {
+    p = a * b;
+    e = fma(a, b, -p);
+}
+
+__device__ __forceinline__ void two_sqr(T a, T &p, T &e) {
+    p = a * a;
+    e = fma(a, a, -p);
+}
+
+template <bool EXACT>
+__device__ __forceinline__ void sum2(T a, T b, T &s, T &e) {
+    if (EXACT) two_sum(a, b, s, e); else fast_two_sum(a, b, s, e);
+}
+
+// VecSum: x[0] gets the rounded sum, x[1..] the errors.
+template <int M>
+__device__ __forceinline__ void vec_sum(T (&x)[M]) {
+    T s = x[M - 1];
+#pragma unroll
+    for (int i = M - 2; i >= 0; --i) {
+        T hi, lo;
+        two_sum(x[i], s, hi, lo);
+        x[i + 1] = lo;
+        s = hi;
+    }
+    x[0] = s;
+}
+
+// VecSumErrBranch, general form (any pattern of zero errors): slots chosen by selects so the
+// output stays in registers.
+template <int M, bool EXACT>
+__device__ __noinline__ E err_branch_slow(const T (&e)[M]) {
+    E out;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) out.t[k] = T(0);
+    int j = 0;
+    T eps = e[0];
+    bool done = false;
+#pragma unroll
+    for (int i = 1; i < M; ++i) {
+        T r, err;
+        sum2<EXACT>(eps, e[i], r, err);
+        if (!done) {
+            if (err != T(0)) {
+#pragma unroll
+                for (int k = 0; k < NT; ++k)
+                    if (k == j) out.t[k] = r;
+                if (j + 1 >= NT) done = true; else { j += 1; eps = err; }
+            } else {
+                eps = r;
+            }
+        }
+    }
+    if (!done) {
+#pragma unroll
+        for (int k = 0; k < NT; ++k)
+            if (k == j) out.t[k] = eps;
+    }
+    return out;
+}
+
+// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: a fixed-slot fast
+// path for the usual case (the first N-1 errors non-zero), the general form otherwise.
+template <int M, bool EXACT>
+__device__ __forceinline__ E err_branch(const T (&e)[M]) {
+    E out;
+    T eps = e[0];
+    bool ok = true;
+#pragma unroll
+    for (int i = 1; i < NT; ++i) {
+        T r, err;
+        sum2<EXACT>(eps, e[i], r, err);
+        ok = ok && (err != T(0));
+        out.t[i - 1] = r;
+        eps = err;
+    }
+    if (!ok) return err_branch_slow<M, EXACT>(e);
+#pragma unroll
+    for (int i = NT; i < M; ++i) {
+        T r, err;
+        sum2<EXACT>(eps, e[i], r, err);
+        if (err != T(0)) {
+            out.t[NT - 1] = r;
+            return out;
+        }
+        eps = r;
+    }
+    out.t[NT - 1] = eps;
+    return out;
+}
+
+template <int M, bool EXACT>
+__device__ __forceinline__ E renorm(T (&list)[M]) {
+    vec_sum<M>(list);
+    return err_branch<M, EXACT>(list);
+}
+
+// ---- the fast tier (core/src/fast.rs) --------------------------------------------------------
+
+__device__ __forceinline__ E e_neg(const E &a) {
+    E r;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) r.t[k] = -a.t[k];
+    return r;
+}
+
+__device__ __forceinline__ E add_fast(const E &a, const E &b) {
+    E out;
+#if NT == 1
+    out.t[0] = a.t[0] + b.t[0];
+#elif NT == 2
+    T s, e;
+    two_sum(a.t[0], b.t[0], s, e);
+    T v = a.t[1] + b.t[1];
+    T w = e + v;
+    fast_two_sum(s, w, out.t[0], out.t[1]);
+#else
+    T list[2 * NT];
+#pragma unroll
+    for (int i = 0; i < NT; ++i) {
+        list[2 * i] = a.t[i];
+        list[2 * i + 1] = b.t[i];
+    }
+    out = renorm<2 * NT, true>(list);
+#endif
+    return out;
+}
+
+__device__ __forceinline__ E sub_fast(const E &a, const E &b) { return add_fast(a, e_neg(b)); }
+
+// Number of terms in the general product's list: N^2 + 1.
+#define MUL_LEN (NT * NT + 1)
+
+__device__ __forceinline__ E mul_fast(const E &a, const E &b) {
+    E out;
+#if NT == 1
+    out.t[0] = a.t[0] * b.t[0];
+#elif NT == 2
+    T p, e;
+    two_prod(a.t[0], b.t[0], p, e);
+    T t = a.t[0] * b.t[1];
+    T c = fma(a.t[1], b.t[0], t);
+    T w = e + c;
+    fast_two_sum(p, w, out.t[0], out.t[1]);
+#else
+    T list[MUL_LEN];
+    int len = 0;
+    T prev[8];
+    T cur[8];
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+#pragma unroll
+        for (int i = 0; i <= n; ++i) {
+            T p, e;
+            two_prod(a.t[i], b.t[n - i], p, e);
+            list[len++] = p;
+            cur[i] = e;
+        }
+#pragma unroll
+        for (int i = 0; i < n; ++i) list[len++] = prev[i];
+#pragma unroll
+        for (int i = 0; i <= n; ++i) prev[i] = cur[i];
+    }
+    T last = T(0);
+#pragma unroll
+    for (int i = 1; i < NT; ++i) last = last + a.t[i] * b.t[NT - i];
+#pragma unroll
+    for (int i = 0; i < NT; ++i) last = last + prev[i];
+    list[len++] = last;
+    out = renorm<MUL_LEN, false>(list);
+#endif
+    return out;
+}
+
+// Number of terms in the square's list: products of order < N (i <= j), errors of order < N-1,
+// and the summed last term.
+__host__ __device__ constexpr int sqr_len() {
+    int len = 0;
+    for (int n = 0; n < NT; ++n) len += n / 2 + 1;
+    for (int n = 0; n < NT - 1; ++n) len += n / 2 + 1;
+    return len + 1;
+}
+
+__device__ __forceinline__ E sqr_fast(const E &a) {
+    E out;
+#if NT == 1
+    out.t[0] = a.t[0] * a.t[0];
+#elif NT == 2
+    T p, e;
+    two_sqr(a.t[0], p, e);
+    T w = fma(a.t[0] + a.t[0], a.t[1], e);
+    fast_two_sum(p, w, out.t[0], out.t[1]);
+#else
+    T d[NT];
+#pragma unroll
+    for (int i = 0; i < NT; ++i) d[i] = a.t[i] + a.t[i];
+    constexpr int L = sqr_len();
+    T list[L];
+    int len = 0;
+    T prev[8];
+    T cur[8];
+    int prev_len = 0;
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+        int cur_len = 0;
+#pragma unroll
+        for (int i = 0; i <= n / 2; ++i) {
+            int j = n - i;
+            T p, e;
+            if (i < j) two_prod(d[i], a.t[j], p, e); else two_sqr(a.t[i], p, e);
+            list[len++] = p;
+            cur[cur_len++] = e;
+        }
+#pragma unroll
+        for (int i = 0; i < prev_len; ++i) list[len++] = prev[i];
+#pragma unroll
+        for (int i = 0; i < cur_len; ++i) prev[i] = cur[i];
+        prev_len = cur_len;
+    }
+    T last = T(0);
+#pragma unroll
+    for (int i = 1; i <= NT / 2; ++i) {
+        int j = NT - i;
+        last = last + ((i < j) ? d[i] * a.t[j] : a.t[i] * a.t[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < prev_len; ++i) last = last + prev[i];
+    list[len++] = last;
+    out = renorm<L, false>(list);
+#endif
+    return out;
+}
+
+__device__ __forceinline__ E mul_term_fast(const E &a, T t) {
+    E out;
+#if NT == 1
+    out.t[0] = a.t[0] * t;
+#elif NT == 2
+    T p, e;
+    two_prod(a.t[0], t, p, e);
+    T w = fma(a.t[1], t, e);
+    fast_two_sum(p, w, out.t[0], out.t[1]);
+#else
+    T list[2 * NT - 1];
+    T e_prev;
+    two_prod(a.t[0], t, list[0], e_prev);
+    int len = 1;
+#pragma unroll
+    for (int i = 1; i < NT; ++i) {
+        T p, e;
+        if (i + 1 < NT) {
+            two_prod(a.t[i], t, p, e);
+        } else {
+            p = a.t[i] * t;
+            e = T(0);
+        }
+        list[len] = p;
+        list[len + 1] = e_prev;
+        len += 2;
+        e_prev = e;
+    }
+    out = renorm<2 * NT - 1, false>(list);
+#endif
+    return out;
+}
+
+__device__ __forceinline__ E add_term_fast(const E &a, T t) {
+    E out;
+#if NT == 1
+    out.t[0] = a.t[0] + t;
+#elif NT == 2
+    T s, e;
+    two_sum(a.t[0], t, s, e);
+    T v = a.t[1] + e;
+    fast_two_sum(s, v, out.t[0], out.t[1]);
+#else
+    T list[NT + 1];
+    list[0] = a.t[0];
+    list[1] = t;
+#pragma unroll
+    for (int i = 1; i < NT; ++i) list[i + 1] = a.t[i];
+    out = renorm<NT + 1, true>(list);
+#endif
+    return out;
+}
+
+// Multiplication by a parameter (core::henon::Fast::mul_param): one machine number ->
+// mul_term_fast, otherwise mul_fast. SINGLE = every parameter of the launch is one term.
+template <bool SINGLE>
+__device__ __forceinline__ E mul_param(const E &x, const E &p, bool p_single) {
+    if (SINGLE || p_single) return mul_term_fast(x, p.t[0]);
+    return mul_fast(x, p);
+}
+
+// One Hénon step in the fixed order: x2 = sqr(x); t = a*x2; u = y + 1; x' = u - t; y' = b*x.
+template <bool SINGLE>
+__device__ __forceinline__ void henon_step(const E &a, const E &b, bool a1, bool b1, E &x, E &y) {
+    E x2 = sqr_fast(x);
+    E t = mul_param<SINGLE>(x2, a, a1);
+    E u = add_term_fast(y, T(1));
+    E nx = sub_fast(u, t);
+    E ny = mul_param<SINGLE>(x, b, b1);
+    x = nx;
+    y = ny;
+}
+
+__device__ __forceinline__ bool single_term(const E &p) {
+    bool s = true;
+#pragma unroll
+    for (int k = 1; k < NT; ++k) s = s && (p.t[k] == T(0));
+    return s;
+}
+
+__device__ __forceinline__ bool escaped(const E &x, const E &y, T esc) {
+    return !(fabs(x.t[0]) <= esc && fabs(y.t[0]) <= esc);
+}
+
+__device__ __forceinline__ T dist(const E &x, const E &y, const E &rx, const E &ry) {
+    return fmax(fabs(x.t[0] - rx.t[0]), fabs(y.t[0] - ry.t[0]));
+}
+
+// ---- the per-orbit contract (gpu/src/contract.rs) ---------------------------------------------
+
+#define ST_ESCAPED 0u
+#define ST_NO_CYCLE 1u
+#define ST_UNCONFIRMED 2u
+#define ST_CYCLE 3u
+
+struct Rec {
+    u32 status;
+    u32 period;
+    u64 steps;
+    double residual, trace, det;
+    E x, y;
+};
+
+template <bool SINGLE>
+__device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 transient, u32 pmax,
+                                         T tol, T esc) {
+    const bool a1 = single_term(a), b1 = single_term(b);
+    Rec rec;
+    rec.period = 0;
+    rec.residual = __longlong_as_double(0x7ff8000000000000ll);
+    rec.trace = rec.residual;
+    rec.det = rec.residual;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) { rec.x.t[k] = T(0); rec.y.t[k] = T(0); }
+
+    // 1. Transient, escape checked every 1024 steps and at the end.
+    u64 s = 0;
+    while (s < transient) {
+        u64 left = transient - s;
+        u32 chunk = left < 1024ull ? (u32)left : 1024u;
+        if (chunk == 1024u) {
+#pragma unroll 4
+            for (u32 i = 0; i < 1024u; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
+        } else {
+            for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
+        }
+        s += chunk;
+        if (escaped(x, y, esc)) {
+            rec.status = ST_ESCAPED;
+            rec.steps = s;
+            return rec;
+        }
+    }
+    // 2. Close return to the reference point r = z_{N_t}.
+    const E rx = x, ry = y;
+    u32 k = 0;
+    for (u32 kk = 1; kk <= pmax; ++kk) {
+        henon_step<SINGLE>(a, b, a1, b1, x, y);
+        if (escaped(x, y, esc)) {
+            rec.status = ST_ESCAPED;
+            rec.steps = transient + kk;
+            return rec;
+        }
+        if (dist(x, y, rx, ry) < tol) { k = kk; break; }
+    }
+    if (k == 0) {
+        rec.status = ST_NO_CYCLE;
+        rec.steps = transient + pmax;
+        return rec;
+    }
+    // 3. Confirmation over one further period.
+    const E cx = x, cy = y;
+    E mx = x, my = y;
+    const double ahi = (double)a.t[0], bhi = (double)b.t[0];
+    double m00 = 1.0, m01 = 0.0, m10 = 0.0, m11 = 1.0;
+    for (u32 i = 0; i < k; ++i) {
+        const double xhi = (double)x.t[0];
+        const double j00 = (-2.0 * ahi) * xhi;
+        const double n00 = j00 * m00 + m10;
+        const double n01 = j00 * m01 + m11;
+        const double n10 = bhi * m00;
+        const double n11 = bhi * m01;
+        m00 = n00; m01 = n01; m10 = n10; m11 = n11;
+        if (i > 0 && x.t[0] < mx.t[0]) { mx = x; my = y; }
+        henon_step<SINGLE>(a, b, a1, b1, x, y);
+        if (escaped(x, y, esc)) {
+            rec.status = ST_ESCAPED;
+            rec.steps = transient + k + i + 1;
+            return rec;
+        }
+    }
+    const T res = dist(x, y, cx, cy);
+    rec.period = k;
+    rec.residual = (double)res;
+    rec.steps = transient + 2ull * k;
+    if (!(res < tol)) {
+        rec.status = ST_UNCONFIRMED;
+        return rec;
+    }
+    rec.status = ST_CYCLE;
+    rec.trace = m00 + m11;
+    double det = 1.0;
+    for (u32 i = 0; i < k; ++i) det = det * (-bhi);
+    rec.det = det;
+    rec.x = mx;
+    rec.y = my;
+    return rec;
+}
+
+struct Out {
+    u32 *status;
+    u32 *period;
+    u64 *steps;
+    double *residual, *trace, *det;
+    T *x, *y;        // interleaved, stride = capacity
+    u64 *index;      // compact mode: orbit index of each kept record
+};
+
+__device__ __forceinline__ void store(const Out &o, u64 slot, u64 stride, const Rec &r) {
+    o.status[slot] = r.status;
+    o.period[slot] = r.period;
+    o.steps[slot] = r.steps;
+    o.residual[slot] = r.residual;
+    o.trace[slot] = r.trace;
+    o.det[slot] = r.det;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) {
+        o.x[k * stride + slot] = r.x.t[k];
+        o.y[k * stride + slot] = r.y.t[k];
+    }
+}
+
+// One thread per orbit g in [first, first + count): parameter p = g / n_init, initial point
+// i = g % n_init. Parameters and initial points are interleaved expansions (stride n_param,
+// n_init). compact == 0: record of orbit g stored at slot g - first. compact != 0: only
+// UNCONFIRMED and CYCLE records are stored, at slots taken from counters[4] (up to capacity),
+// with their orbit index; counters[0..4] count the statuses.
+template <bool SINGLE>
+__device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const T *__restrict__ b_terms,
+                                            u64 n_param, const T *__restrict__ x0, const T *__restrict__ y0,
+                                            u64 n_init, u64 first, u64 count, u64 transient, u32 pmax,
+                                            T tol, T esc, int compact, u64 capacity, Out o,
+                                            u64 *counters) {
+    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    u32 status = 0xffffffffu;
+    Rec r;
+    if (t < count) {
+        const u64 g = first + t;
+        const u64 p = g / n_init, i = g - p * n_init;
+        E a, b, x, y;
+#pragma unroll
+        for (int k = 0; k < NT; ++k) {
+            a.t[k] = a_terms[k * n_param + p];
+            b.t[k] = b_terms[k * n_param + p];
+            x.t[k] = x0[k * n_init + i];
+            y.t[k] = y0[k * n_init + i];
+        }
+        r = run_orbit<SINGLE>(a, b, x, y, transient, pmax, tol, esc);
+        status = r.status;
+        if (!compact) {
+            store(o, t, capacity, r);
+        } else if (status == ST_CYCLE || status == ST_UNCONFIRMED) {
+            const u64 slot = atomicAdd(&counters[4], 1ull);
+            if (slot < capacity) {
+                store(o, slot, capacity, r);
+                o.index[slot] = g;
+            }
+        }
+    }
+    if (compact) {
+        // Warp-aggregated status counts.
+        // Every thread of the block gets here (blocks are whole warps).
+        __syncwarp();
+#pragma unroll
+        for (u32 s = 0; s < 4; ++s) {
+            const unsigned m = __ballot_sync(0xffffffffu, status == s);
+            if (m != 0 && (threadIdx.x & 31) == 0) atomicAdd(&counters[s], (u64)__popc(m));
+        }
+    }
+}
+
+#define ORBITS_ARGS                                                                                 \
+    const T *__restrict__ a_terms, const T *__restrict__ b_terms, u64 n_param,                      \
+        const T *__restrict__ x0, const T *__restrict__ y0, u64 n_init, u64 first, u64 count,       \
+        u64 transient, u32 pmax, T tol, T esc, int compact, u64 capacity, u32 *status, u32 *period, \
+        u64 *steps, double *residual, double *trace, double *det, T *xs, T *ys, u64 *index,         \
+        u64 *counters
+#define ORBITS_CALL                                                                                 \
+    Out o;                                                                                          \
+    o.status = status; o.period = period; o.steps = steps; o.residual = residual;                   \
+    o.trace = trace; o.det = det; o.x = xs; o.y = ys; o.index = index;
+
+extern "C" __global__ void __launch_bounds__(128) orbits_single(ORBITS_ARGS) {
+    ORBITS_CALL
+    orbits_body<true>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax, tol,
+                      esc, compact, capacity, o, counters);
+}
+
+extern "C" __global__ void __launch_bounds__(128) orbits_general(ORBITS_ARGS) {
+    ORBITS_CALL
+    orbits_body<false>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax,
+                       tol, esc, compact, capacity, o, counters);
+}

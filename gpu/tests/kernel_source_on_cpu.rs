@@ -1,0 +1,146 @@
+//! The CUDA kernel source, compiled for the host by a C++ compiler through a small shim
+//! (`tests/cpu_shim/`, one "thread" at a time, `-ffp-contract=off` as NVRTC's `--fmad=false`),
+//! must return records bit-identical to the Rust reference ([`reference_orbit`], the search
+//! arithmetic of expanse-core) for every N and both term types. This catches any divergence
+//! between `kernels.cu` and `core/src/fast.rs` without a GPU; the device check
+//! (`expanse bench gpu --check`) repeats the comparison on the GPU itself.
+//!
+//! Needs a host C++ compiler (`c++`, or `$CXX`); without one the test says so and passes.
+
+use expanse_core::Expansion;
+use expanse_gpu::{check_batch, kernel_source, reference_batch, GpuTerm, OrbitRecord};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn compiler() -> Option<String> {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    Command::new(&cxx)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|_| cxx)
+}
+
+fn check<T: GpuTerm, const N: usize>(cxx: &str, dir: &std::path::Path) {
+    let shim = include_str!("cpu_shim/shim.h");
+    let harness = include_str!("cpu_shim/harness.cpp");
+    let src = format!(
+        "{shim}\n{}\n{harness}",
+        kernel_source(N, T::CUDA_NAME).replace("#pragma unroll", "// unroll")
+    );
+    let name = format!("k_{}_{}", T::NAME, N);
+    let cpp = dir.join(format!("{name}.cpp"));
+    let exe = dir.join(&name);
+    std::fs::write(&cpp, src).unwrap();
+    let out = Command::new(cxx)
+        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-o"])
+        .arg(&exe)
+        .arg(&cpp)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "host build of the kernel source failed for N={N} {}:\n{}",
+        T::NAME,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let batch = check_batch::<T, N>(6, 14, 1500, 40);
+    let single = batch.a.iter().all(Expansion::is_single_term)
+        && batch.b.iter().all(Expansion::is_single_term);
+    let mut input = String::new();
+    let s = &batch.settings;
+    input += &format!(
+        "{} {} {} {} {} {} {}\n",
+        batch.a.len(),
+        batch.x0.len(),
+        s.transient,
+        s.pmax,
+        T::from_f64(s.tol).to_bits_u64(),
+        T::from_f64(s.escape).to_bits_u64(),
+        single as i32
+    );
+    let interleave = |v: &[Expansion<T, N>]| -> String {
+        let mut o = String::new();
+        for k in 0..N {
+            for e in v {
+                o += &format!("{} ", e.terms()[k].to_bits_u64());
+            }
+        }
+        o + "\n"
+    };
+    input += &interleave(&batch.a);
+    input += &interleave(&batch.b);
+    let x0: Vec<Expansion<T, N>> = batch.x0.iter().map(|&v| Expansion::from_f64(v)).collect();
+    let y0: Vec<Expansion<T, N>> = batch.y0.iter().map(|&v| Expansion::from_f64(v)).collect();
+    input += &interleave(&x0);
+    input += &interleave(&y0);
+    let mut child = Command::new(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want: Vec<OrbitRecord<T, N>> = reference_batch(&batch, 0..batch.len(), 2);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), want.len());
+    let mut cycles = 0;
+    for (g, (line, w)) in lines.iter().zip(want.iter()).enumerate() {
+        let v: Vec<u64> = line.split(' ').map(|t| t.parse().unwrap()).collect();
+        let got = format!("{:?}", v);
+        let mut exp = vec![
+            w.status as u64,
+            w.period as u64,
+            w.steps,
+            w.residual.to_bits(),
+            w.trace.to_bits(),
+            w.det.to_bits(),
+        ];
+        exp.extend(w.x.iter().map(|t| t.to_bits_u64()));
+        exp.extend(w.y.iter().map(|t| t.to_bits_u64()));
+        assert_eq!(
+            v,
+            exp,
+            "N={N} {}: orbit {g} differs: kernel source {got} vs reference {w:?}",
+            T::NAME
+        );
+        cycles += (w.status == expanse_gpu::OrbitStatus::Cycle) as usize;
+    }
+    // The batch must exercise cycles and escapes, or the comparison proves little.
+    assert!(cycles > 0, "N={N} {}: no cycle in the check batch", T::NAME);
+    assert!(want
+        .iter()
+        .any(|r| r.status == expanse_gpu::OrbitStatus::Escaped));
+}
+
+#[test]
+fn kernel_source_matches_the_reference_bit_for_bit() {
+    let Some(cxx) = compiler() else {
+        eprintln!("no host C++ compiler (c++ or $CXX): kernel-source check skipped");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("expanse-gpu-shim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    check::<f64, 1>(&cxx, &dir);
+    check::<f64, 2>(&cxx, &dir);
+    check::<f64, 3>(&cxx, &dir);
+    check::<f64, 4>(&cxx, &dir);
+    check::<f64, 5>(&cxx, &dir);
+    check::<f64, 6>(&cxx, &dir);
+    check::<f64, 7>(&cxx, &dir);
+    check::<f64, 8>(&cxx, &dir);
+    check::<f32, 1>(&cxx, &dir);
+    check::<f32, 2>(&cxx, &dir);
+    check::<f32, 3>(&cxx, &dir);
+    check::<f32, 4>(&cxx, &dir);
+    check::<f32, 8>(&cxx, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
