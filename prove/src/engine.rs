@@ -280,6 +280,19 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             break;
         };
         refine_info = (nbits, r.iterations, r.last_step_log2);
+        if !r.converged {
+            reason = Some(format!(
+                "Newton's method did not converge at {nbits} bits (last step 2^{:.1})",
+                r.last_step_log2
+            ));
+            attempts.push(Attempt {
+                kind,
+                bits,
+                outcome: "refinement did not converge".into(),
+                ms: ms(t),
+            });
+            break;
+        }
         xr = r.x;
         // The refined orbit must pass near the candidate point.
         let dx = Float::with_val(64, &xr[0] - &c.x).abs().to_f64();
@@ -390,9 +403,18 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                     Status::PeriodicUnstable
                 };
                 if opts.cross_check {
-                    let ccbits = (bits.max(est) * 2).max(128);
-                    let pbc = pb_hi.at_prec(ccbits);
-                    let cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                    // Direct shooting needs about as many bits as the main proof (r below
+                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); retry once at twice that.
+                    let mut ccbits = bits.max(est).max(128);
+                    let mut cc;
+                    loop {
+                        let pbc = pb_hi.at_prec(ccbits);
+                        cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                        if cc.proved || ccbits >= 2 * bits.max(est).max(128) {
+                            break;
+                        }
+                        ccbits *= 2;
+                    }
                     let agree = cc.proved && cc.decision == res.stability;
                     if agree {
                         proof.status = main;

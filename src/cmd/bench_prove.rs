@@ -1,7 +1,192 @@
-//! `expanse bench prove` (not yet implemented).
-use super::{bench::Args, CliError, CmdResult};
+//! `expanse bench prove`: proof time and peak memory for periods 7, 33, 100, 1000 and 10 000.
+//!
+//! Orbits come from the map itself: period 7 is the sink at (1.25, 0.3) (found by iterating
+//! in f64); the longer periods are periodic orbits at (1.4, 0.3) obtained from near-returns of
+//! a long orbit refined by Newton (saddles: they measure the existence proof, the minimal
+//! period check, the stability enclosure that decides "not attracting", and the cross-check).
+//! The orbit construction is not timed. Peak memory is the growth of the resident set during
+//! the proof (`VmHWM` after resetting it through `/proc/self/clear_refs`, Linux only). The
+//! baseline measured in the same run is one pass of the map along the orbit in MPFR at the
+//! proof's precision; the table gives the proof time as a multiple of it.
+//! `--scale s` keeps the periods ≤ 10 000·s.
+use super::{bench::Args, CliError, CmdResult, Outcome};
+use expanse_prove::bench::periodic_orbit;
+use expanse_prove::engine::{prove, Candidate, Options};
+use rug::{Float, Rational};
+use std::time::Instant;
+
+fn status_kib(key: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find(|l| l.starts_with(key))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+struct Row {
+    period: usize,
+    orbit: &'static str,
+    status: &'static str,
+    kind: &'static str,
+    bits: u32,
+    t: [f64; 5],
+    baseline_ms: f64,
+    peak_mib: Option<f64>,
+}
+
+fn sink_point(a: f64, b: f64) -> (f64, f64) {
+    let (mut x, mut y) = (0.1f64, 0.1f64);
+    for _ in 0..20_000 {
+        let nx = 1.0 + y - a * x * x;
+        y = b * x;
+        x = nx;
+    }
+    (x, y)
+}
 
 /// Runs `expanse bench prove`.
-pub fn run(_args: &Args) -> CmdResult {
-    Err(CliError::usage("bench prove is not implemented yet"))
+pub fn run(args: &Args) -> CmdResult {
+    let periods: Vec<usize> = [7usize, 33, 100, 1000, 10_000]
+        .into_iter()
+        .filter(|&p| p as f64 <= 10_000.0 * args.scale)
+        .collect();
+    if periods.is_empty() {
+        return Err(CliError::usage(
+            "--scale too small: no period left (periods ≤ 10000·scale)",
+        ));
+    }
+    let a14 = Float::with_val(4096, Float::parse("1.4").expect("literal"));
+    let b03 = Float::with_val(4096, Float::parse("0.3").expect("literal"));
+    let opts = Options::default();
+    let mut rows = Vec::new();
+    for &p in &periods {
+        let (c, orbit) = if p == 7 {
+            let (x, y) = sink_point(1.25, 0.3);
+            (
+                Candidate {
+                    source: "bench".into(),
+                    a: "1.25".into(),
+                    b: "0.3".into(),
+                    radius: Rational::new(),
+                    period: 7,
+                    x: Float::with_val(53, x),
+                    y: Float::with_val(53, y),
+                    orbit: None,
+                },
+                "sink at (1.25, 0.3)",
+            )
+        } else {
+            let o = periodic_orbit(&a14, &b03, p, 256).ok_or_else(|| {
+                CliError::failed(format!("bench prove: no period-{p} orbit found by Newton"))
+            })?;
+            (
+                Candidate {
+                    source: "bench".into(),
+                    a: "1.4".into(),
+                    b: "0.3".into(),
+                    radius: Rational::new(),
+                    period: p,
+                    x: o[0].clone(),
+                    y: Float::with_val(o[0].prec(), &b03 * &o[p - 1]),
+                    orbit: Some(o),
+                },
+                "periodic orbit at (1.4, 0.3)",
+            )
+        };
+        let have_peak = reset_peak();
+        let base = status_kib("VmRSS:");
+        let t = Instant::now();
+        let pr = prove(&c, &opts).map_err(|e| CliError::failed(e.message))?;
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        let peak = match (have_peak, base, status_kib("VmHWM:")) {
+            (true, Some(b), Some(h)) => Some(h.saturating_sub(b) as f64 / 1024.0),
+            _ => None,
+        };
+        // Baseline: one MPFR pass of the map along the orbit at the proof's precision.
+        let bits = pr.bits.max(53);
+        let ta = Instant::now();
+        let (ab, bb) = (
+            Float::with_val(bits, &c.a.parse::<f64>().unwrap_or(1.4)),
+            Float::with_val(bits, 0.3),
+        );
+        let (mut x, mut y) = (Float::with_val(bits, &c.x), Float::with_val(bits, &c.y));
+        for _ in 0..p {
+            let nx = Float::with_val(bits, 1 + &y)
+                - Float::with_val(bits, &ab * Float::with_val(bits, x.square_ref()));
+            y = Float::with_val(bits, &bb * &x);
+            x = nx;
+        }
+        std::hint::black_box(&x);
+        let baseline_ms = ta.elapsed().as_secs_f64() * 1e3;
+        let mut tt = pr.timings;
+        tt[4] = total;
+        rows.push(Row {
+            period: p,
+            orbit,
+            status: pr.status.as_str(),
+            kind: pr.kind,
+            bits: pr.bits,
+            t: tt,
+            baseline_ms,
+            peak_mib: peak,
+        });
+    }
+    if args.json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "period": r.period,
+                    "orbit": r.orbit,
+                    "status": r.status,
+                    "arithmetic": r.kind,
+                    "bits": r.bits,
+                    "refine_ms": format!("{:.3}", r.t[0]),
+                    "existence_ms": format!("{:.3}", r.t[1]),
+                    "stability_ms": format!("{:.3}", r.t[2]),
+                    "cross_check_ms": format!("{:.3}", r.t[3]),
+                    "total_ms": format!("{:.3}", r.t[4]),
+                    "baseline_ms": format!("{:.3}", r.baseline_ms),
+                    "total_over_baseline": format!("{:.1}", r.t[4] / r.baseline_ms.max(1e-9)),
+                    "peak_mib": r.peak_mib.map(|m| format!("{m:.1}")),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({"bench": "prove", "rows": v}))
+                .unwrap_or_default()
+        );
+    } else {
+        println!("expanse bench prove (one core; times in ms; peak = resident-set growth during the proof)");
+        println!(
+            "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}",
+            "period", "orbit", "status", "arithmetic", "bits", "refine", "existence", "stability", "cross-chk", "total", "baseline", "ratio", "peak MiB"
+        );
+        for r in &rows {
+            println!(
+                "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.3} {:>8.0} {:>9}",
+                r.period,
+                r.orbit,
+                r.status,
+                r.kind,
+                r.bits,
+                r.t[0],
+                r.t[1],
+                r.t[2],
+                r.t[3],
+                r.t[4],
+                r.baseline_ms,
+                r.t[4] / r.baseline_ms.max(1e-9),
+                r.peak_mib.map(|m| format!("{m:.1}")).unwrap_or_else(|| "n/a".into())
+            );
+        }
+    }
+    Ok(Outcome::Success)
 }
