@@ -57,14 +57,15 @@ macro_rules! dispatch {
             (Base::F32, 7) => $f::<f32, 7>($($arg),*),
             (Base::F32, 8) => $f::<f32, 8>($($arg),*),
             (_, n) => {
-                return Err(Error::new(
-                    ErrorKind::InvalidSpec,
+                return Err($crate::Error::new(
+                    $crate::ErrorKind::InvalidSpec,
                     format!("--prec: {n} terms is outside 1..8"),
                 ))
             }
         }
     };
 }
+pub(crate) use dispatch;
 
 impl Backend for CpuBackend {
     fn describe(&self) -> String {

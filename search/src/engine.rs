@@ -242,6 +242,7 @@ pub fn candidates_of_chunk(
 }
 
 /// State recovered from a checkpoint.
+#[derive(Debug)]
 struct Recovered {
     chunks: Vec<ChunkLine>,
     checkpoint_len: u64,
@@ -657,6 +658,123 @@ pub fn merge(inputs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, Err
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::orbit::blank_record;
+    use crate::spec::RawSpec;
+
+    fn cycle(period: u32, x: f64, y: f64) -> OrbitRecord {
+        let mut r = blank_record();
+        r.status = OrbitStatus::Cycle;
+        r.period = period;
+        r.steps = 100 + 2 * period as u64;
+        r.residual = 0.0;
+        r.trace = 0.5;
+        r.det = 0.09;
+        r.x[0] = x;
+        r.y[0] = y;
+        r
+    }
+
+    #[test]
+    fn cycles_of_one_parameter_are_reported_once_with_hits() {
+        let spec = SearchSpec::from_raw(&RawSpec {
+            a: "1.0,1.1".into(),
+            b: "0.3".into(),
+            inits: 5,
+            transient: "100".into(),
+            pmax: 8,
+            escape: "1e3".into(),
+            prec: "1".into(),
+            base: "f64".into(),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut escaped = blank_record();
+        escaped.status = OrbitStatus::Escaped;
+        escaped.steps = 1024;
+        let recs = vec![
+            // parameter 0: one period-4 cycle reached 3 times (within tol = 1e-10),
+            // a different period-4 cycle (far point), and an escape.
+            escaped,
+            cycle(4, -0.5, 0.2),
+            cycle(4, -0.5 + 5e-11, 0.2),
+            cycle(4, 0.7, 0.1),
+            cycle(4, -0.5, 0.2 - 5e-11),
+            // parameter 1: period 2 and period 4 at the same point are different cycles.
+            cycle(2, 0.1, 0.1),
+            cycle(4, 0.1, 0.1),
+            blank_record(),
+            blank_record(),
+            blank_record(),
+        ];
+        let (lines, sum) = candidates_of_chunk(&spec, 0, 2, &recs);
+        let got: Vec<(u64, u32, u64, u64)> = lines
+            .iter()
+            .map(|l| (l.param_index, l.period, l.init_index, l.hits))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, 4, 1, 3), (0, 4, 3, 1), (1, 2, 0, 1), (1, 4, 1, 1)]
+        );
+        assert_eq!(
+            (
+                sum.orbits,
+                sum.escaped,
+                sum.cycle,
+                sum.no_cycle,
+                sum.candidates
+            ),
+            (10, 1, 6, 3, 4)
+        );
+        assert_eq!(sum.by_period.get(&4), Some(&3));
+        assert_eq!(lines[0].param_orbits.escaped, 1);
+        assert_eq!(lines[0].a.decimal, "1.0");
+        assert_eq!(lines[2].a.decimal, "1.1");
+        // |0.5| < 1 + 0.09: attracting by the estimate.
+        assert!(lines.iter().all(|l| l.attracting_estimate));
+        assert_eq!(sum.iterations, 1024 + 5 * 108 + 104);
+    }
+
+    #[test]
+    fn checkpoint_drops_a_torn_last_line_and_rejects_corruption() {
+        let dir = std::env::temp_dir().join(format!("expanse-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("c.checkpoint.jsonl");
+        let line = |c: u64, end: u64| {
+            let mut v = serde_json::to_vec(&ChunkLine {
+                chunk: c,
+                end,
+                summary: Summary::default(),
+            })
+            .unwrap();
+            v.push(b'\n');
+            v
+        };
+        let good = [line(0, 10), line(1, 25)].concat();
+        // Torn without newline; torn with newline (unparseable last line).
+        for tail in [&b"{\"chunk\":2,\"en"[..], &b"{\"chunk\":2,\n"[..]] {
+            std::fs::write(&p, [&good[..], tail].concat()).unwrap();
+            let r = read_checkpoint(&p).unwrap();
+            assert_eq!(r.chunks.len(), 2);
+            assert_eq!(r.chunks[1].end, 25);
+            assert_eq!(r.checkpoint_len, good.len() as u64);
+        }
+        // A bad line in the middle is corruption, not a torn write.
+        std::fs::write(
+            &p,
+            [&line(0, 10)[..], b"garbage\n", &line(1, 25)[..]].concat(),
+        )
+        .unwrap();
+        let e = read_checkpoint(&p).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadInputFile);
+        assert!(e.message.contains("line 2"), "{}", e.message);
+        // Chunks out of order.
+        std::fs::write(&p, [line(0, 10), line(2, 25)].concat()).unwrap();
+        assert!(read_checkpoint(&p)
+            .unwrap_err()
+            .message
+            .contains("out of order"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn shards_tile_the_parameter_set() {

@@ -289,6 +289,8 @@ fn parse_prec(prec: &str, base: Base) -> Result<usize, Error> {
 
 impl SearchSpec {
     /// Validates raw arguments.
+    // `!(v > 0.0)` also rejects NaN, which is the point.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn from_raw(raw: &RawSpec) -> Result<Self, Error> {
         let a = parse_axis("--a", "--a-steps", &raw.a, raw.a_steps)?;
         let b = parse_axis("--b", "--b-steps", &raw.b, raw.b_steps)?;
