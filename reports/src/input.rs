@@ -721,6 +721,30 @@ fn str_field(m: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     })
 }
 
+/// The name of an n-term precision: f64, dd, td, qd, 5-double …; f32 terms: f32, df32 (2),
+/// qf32 (4), n×f32.
+fn precision_label(term: &str, n: &str) -> String {
+    match (term, n) {
+        ("f64", "1") => "f64".into(),
+        ("f64", "2") => "dd".into(),
+        ("f64", "3") => "td".into(),
+        ("f64", "4") => "qd".into(),
+        ("f64", n) => format!("{n}-double"),
+        ("f32", "1") => "f32".into(),
+        ("f32", n) => format!("{n}×f32"),
+        (t, n) => format!("{n}×{t}"),
+    }
+}
+
+/// A number given as a JSON number or a numeric string.
+fn as_num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
 fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
     match v {
         Value::Array(items) => items.iter().for_each(|i| walk_bench(i, ctx, out)),
@@ -728,9 +752,17 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
             let mut ctx = ctx.clone();
             if let Some(b) = str_field(m, &["backend", "device_kind", "target"]) {
                 ctx.backend = Some(b);
+            } else if let Some(b) = str_field(m, &["bench"]).filter(|b| b == "cpu" || b == "gpu") {
+                ctx.backend = Some(b);
+            } else if m.contains_key("devices") && ctx.backend.is_none() {
+                // `expanse bench gpu --json` names its devices and not its backend.
+                ctx.backend = Some("gpu".into());
             }
-            if let Some(p) = str_field(m, &["precision", "prec", "format", "terms", "n"]) {
+            if let Some(p) = str_field(m, &["precision", "prec", "format"]) {
                 ctx.precision = Some(p);
+            } else if let Some(n) = str_field(m, &["n", "terms"]) {
+                let term = str_field(m, &["term", "base"]).unwrap_or_else(|| "f64".into());
+                ctx.precision = Some(precision_label(&term, &n));
             }
             let rate = [
                 "iters_per_s",
@@ -741,10 +773,22 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
                 "its_per_s",
             ]
             .iter()
-            .find_map(|k| m.get(*k).and_then(Value::as_f64));
+            .find_map(|k| m.get(*k).and_then(as_num));
             let time = ["seconds", "time_s", "median_s", "mean_s", "secs", "wall_s"]
                 .iter()
-                .find_map(|k| m.get(*k).and_then(Value::as_f64));
+                .find_map(|k| m.get(*k).and_then(as_num))
+                .or_else(|| {
+                    ["total_ms", "time_ms", "median_ms", "ms"]
+                        .iter()
+                        .find_map(|k| m.get(*k).and_then(as_num))
+                        .map(|ms| ms * 1e-3)
+                })
+                .or_else(|| {
+                    ["total_us", "time_us", "us"]
+                        .iter()
+                        .find_map(|k| m.get(*k).and_then(as_num))
+                        .map(|us| us * 1e-6)
+                });
             if let Some(r) = rate.filter(|r| r.is_finite() && *r > 0.0) {
                 out.rates.push(BenchRate {
                     backend: ctx.backend.clone().unwrap_or_else(|| "cpu".into()),
@@ -756,9 +800,12 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
                     out.proof_timings.push(ProofTiming {
                         period: p,
                         seconds: t,
-                        label: str_field(m, &["method", "label", "precision", "prec"])
-                            .or(ctx.precision.clone())
-                            .unwrap_or_else(|| "proof".into()),
+                        label: str_field(
+                            m,
+                            &["method", "label", "arithmetic", "precision", "prec"],
+                        )
+                        .or(ctx.precision.clone())
+                        .unwrap_or_else(|| "proof".into()),
                     });
                 }
             }
@@ -790,6 +837,33 @@ mod tests {
         // y_0 = b·x_1 = 0.25·[−0.5 − r, −0.5 + r].
         assert_eq!(f(&boxes[0].1), (-0.125 - r / 4.0, -0.125 + r / 4.0));
         assert_eq!(f(&boxes[1].1), (0.25 * (1.0 - r), 0.25 * (1.0 + r)));
+    }
+
+    #[test]
+    fn bench_outputs_of_the_gpu_and_prove_benches() {
+        // The shapes `expanse bench gpu --json` and `expanse bench prove --json` print.
+        let gpu = serde_json::json!({"devices": "1 × H100", "results": [
+            {"term": "f64", "n": 2, "seconds": 0.5, "iterations_per_second": 2.0e10},
+            {"term": "f32", "n": 2, "seconds": 0.5, "iterations_per_second": 3.0e10}]});
+        let prove = serde_json::json!({"bench": "prove", "rows": [
+            {"period": 7, "arithmetic": "f64-interval", "bits": 53, "total_ms": "1.500"}]});
+        let mut inputs = Inputs::default();
+        walk_bench(&gpu, &Ctx::default(), &mut inputs);
+        walk_bench(&prove, &Ctx::default(), &mut inputs);
+        let rates: Vec<(&str, &str, f64)> = inputs
+            .rates
+            .iter()
+            .map(|r| (r.backend.as_str(), r.precision.as_str(), r.iters_per_s))
+            .collect();
+        assert_eq!(rates, vec![("gpu", "dd", 2.0e10), ("gpu", "2×f32", 3.0e10)]);
+        assert_eq!(
+            inputs.proof_timings,
+            vec![ProofTiming {
+                period: 7,
+                seconds: 1.5e-3,
+                label: "f64-interval".into()
+            }]
+        );
     }
 
     #[test]
