@@ -17,7 +17,7 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct Args {
     /// Output folder (candidates, certificates, report).
-    #[arg(long, value_name = "DIR", default_value = "expanse-demo")]
+    #[arg(long, value_name = "DIR", default_value = "out/demo")]
     pub out: PathBuf,
     /// Backend for the search: auto (GPU when usable, else all CPU cores), cpu or gpu.
     #[arg(long, default_value = "auto")]
