@@ -604,6 +604,13 @@ pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
         let records: Vec<(Value, Option<usize>)> = match serde_json::from_str::<Value>(&text) {
             Ok(Value::Array(items)) => items.into_iter().map(|v| (v, None)).collect(),
             Ok(v) => vec![(v, Some(1))],
+            Err(whole_err) if path.extension().is_some_and(|e| e == "json") => {
+                // A certificate file: report where the JSON breaks.
+                return Err(
+                    Error::new(ErrorKind::Parse, format!("not valid JSON: {whole_err}"))
+                        .at(&path, Some(whole_err.line())),
+                );
+            }
             Err(whole_err) => {
                 let mut recs = Vec::new();
                 let mut any = false;
