@@ -120,6 +120,7 @@ fn bad_lines_are_reported_with_their_number_and_the_others_run() {
         good.replace("\"period\":7", "\"period\":0"),
         format!(r#"{{"a":"1.25","b":"0.3","period":7,"x":"{x:e}","y":"{y:e}","radius":"-1e-8"}}"#),
         good.replace("\"map\":\"henon\"", "\"map\":\"lozi\""),
+        good.replace("{\"map\"", "{\"schema\":\"expanse-candidate/7\",\"map\""),
         good.clone(),
     ];
     let dir = tmpdir("file");
@@ -130,7 +131,7 @@ fn bad_lines_are_reported_with_their_number_and_the_others_run() {
     let (so, se) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{so}{se}");
     let name = f.display().to_string();
-    for line in [2, 3, 4, 5, 6] {
+    for line in [2, 3, 4, 5, 6, 7] {
         assert!(
             se.contains(&format!("{name}:{line}:")),
             "line {line} not named in: {se}"
@@ -140,9 +141,13 @@ fn bad_lines_are_reported_with_their_number_and_the_others_run() {
         se.contains("not finite") && se.contains("period") && se.contains("negative"),
         "{se}"
     );
-    // Lines 1 and 7 still ran and were proved.
+    assert!(
+        se.contains("unknown schema") && se.contains("unknown map"),
+        "{se}"
+    );
+    // Lines 1 and 8 still ran and were proved.
     assert!(so.contains(&format!("{name}:1: sink")), "{so}");
-    assert!(so.contains(&format!("{name}:7: sink")), "{so}");
+    assert!(so.contains(&format!("{name}:8: sink")), "{so}");
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2);
 }
 

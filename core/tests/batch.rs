@@ -13,7 +13,13 @@ use expanse_core::{henon_iterate, Expansion, Fast, FloatTerm};
 fn bits<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> Vec<u64> {
     x.terms()
         .iter()
-        .map(|t| if t.is_nan() { u64::MAX } else { t.to_bits_u64() })
+        .map(|t| {
+            if t.is_nan() {
+                u64::MAX
+            } else {
+                t.to_bits_u64()
+            }
+        })
         .collect()
 }
 

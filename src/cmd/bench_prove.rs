@@ -25,6 +25,18 @@ fn status_kib(key: &str) -> Option<u64> {
         .ok()
 }
 
+/// CPU time (user + system) of this thread in ms from `/proc/thread-self/stat` (Linux;
+/// 10 ms clock ticks), robust to other load on the machine where wall time is not.
+fn thread_cpu_ms() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, i.e. 11 and 12 here (0-based).
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks * 10.0)
+}
+
 fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
@@ -36,6 +48,7 @@ struct Row {
     kind: &'static str,
     bits: u32,
     t: [f64; 5],
+    cpu_ms: Option<f64>,
     baseline_ms: f64,
     peak_mib: Option<f64>,
 }
@@ -101,9 +114,14 @@ pub fn run(args: &Args) -> CmdResult {
         };
         let have_peak = reset_peak();
         let base = status_kib("VmRSS:");
+        let cpu0 = thread_cpu_ms();
         let t = Instant::now();
         let pr = prove(&c, &opts).map_err(|e| CliError::failed(e.message))?;
         let total = t.elapsed().as_secs_f64() * 1e3;
+        let cpu_ms = match (cpu0, thread_cpu_ms()) {
+            (Some(a), Some(b)) => Some(b - a),
+            _ => None,
+        };
         let peak = match (have_peak, base, status_kib("VmHWM:")) {
             (true, Some(b), Some(h)) => Some(h.saturating_sub(b) as f64 / 1024.0),
             _ => None,
@@ -133,6 +151,7 @@ pub fn run(args: &Args) -> CmdResult {
             kind: pr.kind,
             bits: pr.bits,
             t: tt,
+            cpu_ms,
             baseline_ms,
             peak_mib: peak,
         });
@@ -152,6 +171,7 @@ pub fn run(args: &Args) -> CmdResult {
                     "stability_ms": format!("{:.3}", r.t[2]),
                     "cross_check_ms": format!("{:.3}", r.t[3]),
                     "total_ms": format!("{:.3}", r.t[4]),
+                    "cpu_ms": r.cpu_ms.map(|c| format!("{c:.3}")),
                     "baseline_ms": format!("{:.3}", r.baseline_ms),
                     "total_over_baseline": format!("{:.1}", r.t[4] / r.baseline_ms.max(1e-9)),
                     "peak_mib": r.peak_mib.map(|m| format!("{m:.1}")),
@@ -164,14 +184,14 @@ pub fn run(args: &Args) -> CmdResult {
                 .unwrap_or_default()
         );
     } else {
-        println!("expanse bench prove (one core; times in ms; peak = resident-set growth during the proof)");
+        println!("expanse bench prove (one thread; wall times in ms; cpu = this thread's CPU time in 10 ms ticks; ratio = total / baseline; peak = resident-set growth during the proof)");
         println!(
-            "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}",
-            "period", "orbit", "status", "arithmetic", "bits", "refine", "existence", "stability", "cross-chk", "total", "baseline", "ratio", "peak MiB"
+            "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9}",
+            "period", "orbit", "status", "arithmetic", "bits", "refine", "existence", "stability", "cross-chk", "total", "cpu", "baseline", "ratio", "peak MiB"
         );
         for r in &rows {
             println!(
-                "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.3} {:>8.0} {:>9}",
+                "{:>6}  {:<30} {:<18} {:<14} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10} {:>10.3} {:>8.0} {:>9}",
                 r.period,
                 r.orbit,
                 r.status,
@@ -182,6 +202,7 @@ pub fn run(args: &Args) -> CmdResult {
                 r.t[2],
                 r.t[3],
                 r.t[4],
+                r.cpu_ms.map(|c| format!("{c:.2}")).unwrap_or_else(|| "n/a".into()),
                 r.baseline_ms,
                 r.t[4] / r.baseline_ms.max(1e-9),
                 r.peak_mib.map(|m| format!("{m:.1}")).unwrap_or_else(|| "n/a".into())
