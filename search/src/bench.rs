@@ -7,8 +7,8 @@
 //! calibrated so that one measurement lasts about the requested time; the rate is total
 //! steps over wall time.
 
-use crate::backend::{dispatch, Backend, CpuBackend};
-use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask, LANES};
+use crate::backend::{dispatch, CpuBackend};
+use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::spec::random_init_point;
 use crate::Error;
 use rayon::prelude::*;
@@ -41,23 +41,52 @@ impl Throughput {
 /// How the orbits of one thread are run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// [`LANES`] orbits in lockstep (what the search uses).
+    /// What the search uses ([`CpuBackend`], [`crate::backend::cpu_lanes`] lanes).
     Lockstep,
     /// One orbit at a time (the baseline).
     OneAtATime,
+    /// A fixed number of lanes in lockstep: 2, 4 or 8 (to choose the search's).
+    Lanes(usize),
 }
 
-fn one_at_a_time<T: expanse_core::FloatTerm, const N: usize>(
+fn lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    out.par_iter_mut()
-        .zip(tasks.par_iter())
+    out.par_chunks_mut(L)
+        .zip(tasks.par_chunks(L))
         .with_max_len(1)
-        .for_each(|(o, t)| {
-            run_lanes::<T, N, 1>(job, std::slice::from_ref(t), std::slice::from_mut(o))
-        });
+        .for_each(|(o, t)| run_lanes::<T, N, L>(job, t, o));
+}
+
+fn lanes1<T: expanse_core::FloatTerm, const N: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    lanes::<T, N, 1>(job, tasks, out)
+}
+fn lanes2<T: expanse_core::FloatTerm, const N: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    lanes::<T, N, 2>(job, tasks, out)
+}
+fn lanes4<T: expanse_core::FloatTerm, const N: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    lanes::<T, N, 4>(job, tasks, out)
+}
+fn lanes8<T: expanse_core::FloatTerm, const N: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    lanes::<T, N, 8>(job, tasks, out)
 }
 
 fn run_schedule(
@@ -66,12 +95,31 @@ fn run_schedule(
     schedule: Schedule,
 ) -> Result<Vec<OrbitRecord>, Error> {
     match schedule {
-        Schedule::Lockstep => CpuBackend.run(job, tasks),
-        Schedule::OneAtATime => {
+        Schedule::Lockstep => CpuBackend.run_tasks(job, tasks),
+        Schedule::OneAtATime | Schedule::Lanes(1) => {
             let mut out = vec![blank_record(); tasks.len()];
-            dispatch!(job.base, job.terms, one_at_a_time(job, tasks, &mut out));
+            dispatch!(job.base, job.terms, lanes1(job, tasks, &mut out));
             Ok(out)
         }
+        Schedule::Lanes(2) => {
+            let mut out = vec![blank_record(); tasks.len()];
+            dispatch!(job.base, job.terms, lanes2(job, tasks, &mut out));
+            Ok(out)
+        }
+        Schedule::Lanes(4) => {
+            let mut out = vec![blank_record(); tasks.len()];
+            dispatch!(job.base, job.terms, lanes4(job, tasks, &mut out));
+            Ok(out)
+        }
+        Schedule::Lanes(8) => {
+            let mut out = vec![blank_record(); tasks.len()];
+            dispatch!(job.base, job.terms, lanes8(job, tasks, &mut out));
+            Ok(out)
+        }
+        Schedule::Lanes(n) => Err(Error::new(
+            crate::ErrorKind::InvalidSpec,
+            format!("lanes must be 1, 2, 4 or 8, got {n}"),
+        )),
     }
 }
 
@@ -92,7 +140,7 @@ fn run_once(
     };
     let tasks: Vec<OrbitTask> = (0..orbits as u64)
         .map(|i| {
-            let (x0, y0) = random_init_point(2013, 0, i);
+            let (x0, y0) = random_init_point(2013, i);
             OrbitTask {
                 a: 1.4,
                 b: 0.3,
@@ -128,7 +176,7 @@ pub fn search_throughput_with(
     target: Duration,
     schedule: Schedule,
 ) -> Result<Throughput, Error> {
-    let orbits = (rayon::current_num_threads() * LANES * 8).max(64);
+    let orbits = (rayon::current_num_threads() * 64).max(128);
     let probe = run_once(terms, base, orbits, 4096, schedule)?;
     let per_iter = probe.elapsed.as_secs_f64() / probe.iterations.max(1) as f64;
     let want_iters = target.as_secs_f64() / per_iter.max(1e-12);

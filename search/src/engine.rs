@@ -11,13 +11,13 @@
 //! canonical points' leading terms are within tol (max norm), otherwise it starts a new one.
 //! Each cycle is written once, with the first init that reached it and the number of hits.
 
-use crate::backend::Backend;
+use crate::backend::{Backend, OrbitChunk};
 use crate::files::{
     read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic, CandidateLine,
     ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA, MANIFEST_SCHEMA,
 };
 use crate::hexfloat::format_f64;
-use crate::orbit::{OrbitRecord, OrbitStatus, OrbitTask};
+use crate::orbit::{OrbitRecord, OrbitStatus};
 use crate::spec::SearchSpec;
 use crate::{Error, ErrorKind};
 use serde_json::{json, Value};
@@ -123,31 +123,26 @@ impl RunReport {
     }
 }
 
-/// The default parameters per chunk: about 2^30 map iterations per chunk, at least 256 and at
-/// most 65536 orbits.
-pub fn default_chunk_size(spec: &SearchSpec) -> u64 {
+/// The default parameters per chunk for `backend`: about [`Backend::chunk_iterations`] map
+/// iterations per chunk, within [`Backend::chunk_orbits`] orbits.
+pub fn default_chunk_size(spec: &SearchSpec, backend: &dyn Backend) -> u64 {
     let per_orbit = spec.job.transient + 2 * spec.job.pmax as u64 + 1;
-    let orbits = ((1u64 << 30) / per_orbit).clamp(256, 65_536);
+    let (lo, hi) = backend.chunk_orbits();
+    let orbits = (backend.chunk_iterations() / per_orbit).clamp(lo, hi);
     (orbits / spec.inits_per_param()).max(1)
 }
 
-/// Builds the orbit tasks of parameters `[lo, hi)`.
-pub fn chunk_tasks(spec: &SearchSpec, lo: u64, hi: u64) -> Vec<OrbitTask> {
-    let n = spec.inits_per_param();
-    let mut tasks = Vec::with_capacity(((hi - lo) * n) as usize);
-    for p in lo..hi {
-        let (a, b) = spec.param(p);
-        for i in 0..n {
-            let (x0, y0) = spec.init_point(p, i);
-            tasks.push(OrbitTask {
-                a: a.value,
-                b: b.value,
-                x0,
-                y0,
-            });
-        }
+/// The orbits of parameters `[lo, hi)`: every parameter with every initial point.
+pub fn chunk_work(spec: &SearchSpec, lo: u64, hi: u64) -> OrbitChunk {
+    OrbitChunk {
+        params: (lo..hi)
+            .map(|p| {
+                let (a, b) = spec.param(p);
+                (a.value, b.value)
+            })
+            .collect(),
+        inits: spec.all_init_points(),
     }
-    tasks
 }
 
 /// Turns the records of parameters `[lo, hi)` (inits in order) into candidate lines and the
@@ -203,7 +198,7 @@ pub fn candidates_of_chunk(
         let (a, b) = spec.param(p);
         for (i, r, hits) in cycles {
             let attracting = r.trace.abs() < 1.0 + r.det;
-            let (x0, y0) = spec.init_point(p, i as u64);
+            let (x0, y0) = spec.init_point(i as u64);
             sum.candidates += 1;
             sum.attracting += attracting as u64;
             *sum.by_period.entry(r.period).or_default() += 1;
@@ -356,7 +351,9 @@ pub fn run_search(
             ),
         ));
     }
-    let mut chunk_size = opts.chunk_size.unwrap_or_else(|| default_chunk_size(spec));
+    let mut chunk_size = opts
+        .chunk_size
+        .unwrap_or_else(|| default_chunk_size(spec, backend));
     let mut sessions: Vec<Value> = Vec::new();
     let mut done: Vec<ChunkLine> = Vec::new();
     let resuming = opts.resume && exists;
@@ -420,9 +417,15 @@ pub fn run_search(
         trunc(&paths.checkpoint, rec.checkpoint_len)?;
         done = rec.chunks;
     } else {
-        // Fresh run (or --force): start all three files anew.
-        for p in [&paths.candidates, &paths.checkpoint] {
-            std::fs::File::create(p).map_err(|e| Error::io(p, "create", e))?;
+        // Fresh run (or --force): remove the old files, then write the manifest, then create
+        // the candidates and checkpoint files (below), so that a run killed at any point
+        // leaves either nothing to resume or a manifest whose checkpoint is empty or its own.
+        for p in [&paths.checkpoint, &paths.candidates] {
+            match std::fs::remove_file(p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(p, "remove", e)),
+            }
         }
     }
     let chunks_total = (hi - lo).div_ceil(chunk_size);
@@ -480,16 +483,16 @@ pub fn run_search(
     for c in chunks_resumed..chunks_total {
         let clo = lo + c * chunk_size;
         let chi = (clo + chunk_size).min(hi);
-        let tasks = chunk_tasks(spec, clo, chi);
-        let records = backend.run(&spec.job, &tasks)?;
-        if records.len() != tasks.len() {
+        let work = chunk_work(spec, clo, chi);
+        let records = backend.run(&spec.job, &work)?;
+        if records.len() as u64 != work.len() {
             return Err(Error::new(
                 ErrorKind::BackendUnavailable,
                 format!(
                     "backend {} returned {} records for {} orbits",
                     opts.backend,
                     records.len(),
-                    tasks.len()
+                    work.len()
                 ),
             ));
         }
