@@ -190,12 +190,15 @@ fn max_abs(v: &[Float]) -> Float {
 }
 
 /// Newton's method on the cyclic system at point parameters (a, b), ending at `prec` bits.
-/// Precision is raised gradually (doubling) so early iterations are cheap; steps are damped
+/// Precision is raised in levels (each 1.8 times the accuracy of the last, one Newton step per
+/// level when convergence is quadratic) so early iterations are cheap; steps are damped
 /// (halved until the residual decreases) so that rough guesses such as near-returns of a
 /// chaotic orbit still converge. `extra` is the number of bits lost in the solves (about
 /// 2·l1). Returns `None` if Newton diverges.
 pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Option<Refined> {
-    let mut cur = (128 + extra).min(prec);
+    // Start at the input's own precision when it is already high (an orbit refined before).
+    let given = x0.iter().map(|v| v.prec()).min().unwrap_or(53);
+    let mut cur = (128 + extra).max(given).min(prec);
     let mut x: Vec<Float> = x0.iter().map(|v| Float::with_val(cur, v)).collect();
     let mut iterations = 0u32;
     let mut last = f64::INFINITY;
@@ -240,6 +243,24 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
             m.get_exp().map(|e| e as f64).unwrap_or(f64::INFINITY)
         };
         let floor = -(cur as f64) + extra as f64 + 8.0;
+        // Accuracy reachable at this precision, and whether the step was small enough that
+        // the error after it (about 2^(extra/2)·step², Newton's quadratic term with
+        // ‖A⁻¹‖ ≲ 2^(extra/2)) is already below it: then one step per level suffices.
+        let acc = cur as f64 - extra as f64;
+        let quad_ok = accepted && lm.is_finite() && 2.0 * lm + extra as f64 / 2.0 <= -acc - 16.0;
+        if quad_ok {
+            if cur >= prec {
+                converged = true;
+                last = lm;
+                break;
+            }
+            cur = (extra + (1.8 * acc).ceil() as u32).min(prec);
+            for xi in x.iter_mut() {
+                xi.set_prec(cur);
+            }
+            last = lm;
+            continue;
+        }
         if !accepted {
             // No decrease possible: the residual is at the rounding level of this precision.
             if cur >= prec {
@@ -257,9 +278,9 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
                     break;
                 }
             } else {
-                // Next level: twice the accuracy reachable at this one (the solve loses
-                // `extra` bits), so that one or two Newton steps suffice per level.
-                cur = (extra + 2 * (cur - extra.min(cur))).min(prec);
+                // Next level: 1.8 times the accuracy reachable at this one (the solve
+                // loses `extra` bits).
+                cur = (extra + (1.8 * (cur - extra.min(cur)) as f64).ceil() as u32).min(prec);
                 for xi in x.iter_mut() {
                     xi.set_prec(cur);
                 }

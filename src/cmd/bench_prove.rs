@@ -168,6 +168,10 @@ pub fn run(args: &Args) -> CmdResult {
                     .iter()
                     .map(|a| format!("{} {}: {}", a.kind, a.bits, a.outcome))
                     .collect();
+                o.push(format!(
+                    "Newton {} iterations (total) ending at {} bits",
+                    pr.refine.1, pr.refine.0
+                ));
                 if let Some(cc) = &pr.cross {
                     o.push(format!(
                         "cross-check mpfr {}: proved {} (contraction {:.3e})",
