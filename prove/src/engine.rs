@@ -474,16 +474,16 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                 };
                 if opts.cross_check {
                     // Direct shooting needs about as many bits as the main proof (r below
-                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); retry once at twice that.
-                    let mut ccbits = bits.max(est).max(128);
+                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); raised by ×1.3 up to twice that on failure.
+                    let mut ccbits = bits.max(128);
                     let mut cc;
                     loop {
                         let pbc = pb_hi.at_prec(ccbits);
                         cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
-                        if cc.proved || ccbits >= 2 * bits.max(est).max(128) {
+                        if cc.proved || ccbits >= 2 * bits.max(128) {
                             break;
                         }
-                        ccbits *= 2;
+                        ccbits = (ccbits * 13 / 10).div_ceil(32) * 32;
                     }
                     let agree = cc.proved && cc.decision == res.stability;
                     if agree {

@@ -222,7 +222,18 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
         // Damping: accept the full step if it reduces the residual, else halve it.
         let mut t = Float::with_val(cur, 1);
         let mut accepted = false;
+        // Steps below 2^−64 are in Newton's quadratic phase: take them without the damping
+        // test (saves a residual evaluation per iteration at high precision).
+        if m.get_exp().is_some_and(|e| e < -64) {
+            for (xi, di) in x.iter_mut().zip(&d) {
+                *xi -= di;
+            }
+            accepted = true;
+        }
         for _ in 0..30 {
+            if accepted {
+                break;
+            }
             let trial: Vec<Float> = x
                 .iter()
                 .zip(&d)
