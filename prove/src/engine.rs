@@ -278,7 +278,9 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     let mut probe: Option<(u32, f64)> = None;
     let mut mp_start = est.max(256) as f64;
     if est > 212 + 64 {
-        let p0 = ((1.2 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
+        // 1.35·(l1 + l2): high enough that one Newton step from the probe's orbit reaches the
+        // proof's accuracy (quadratic convergence), low enough to be cheap.
+        let p0 = ((1.35 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
         let t = Instant::now();
         let r0 = refine(
             &xr,

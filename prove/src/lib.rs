@@ -24,7 +24,7 @@
 //!    widths under it): f64 intervals ([`ivl::F64Iv`], inari), then expansion intervals with
 //!    2–4 terms ([`ivl::ExpIv`], `expanse-interval`), then MPFR intervals ([`ivl::MpIv`]).
 //!    For MPFR, one probe evaluation of the Krawczyk operator with zero radii at about
-//!    1.2·(l1 + l2) bits measures the amplification Γ of the interval solve
+//!    1.35·(l1 + l2) bits measures the amplification Γ of the interval solve
 //!    (|A⁻¹G(x̌)| ≈ Γ·2^(−bits)), and the proof runs at 2.05·log₂ Γ + 64 bits (the estimate
 //!    2.1·(l1 + l2) + 64 when the probe is inconclusive), raised by ×1.3 on failure. Every
 //!    attempt, the probe included, is recorded in the certificate.

@@ -198,7 +198,13 @@ fn max_abs(v: &[Float]) -> Float {
 pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Option<Refined> {
     // Start at the input's own precision when it is already high (an orbit refined before).
     let given = x0.iter().map(|v| v.prec()).min().unwrap_or(53);
-    let mut cur = (128 + extra).max(given).min(prec);
+    // (An input refined at precision q is taken as accurate to q − extra bits: start one
+    // level above it.)
+    let mut cur = if given > 128 + extra {
+        (extra + (1.8 * (given - extra) as f64) as u32).min(prec)
+    } else {
+        (128 + extra).min(prec)
+    };
     let mut x: Vec<Float> = x0.iter().map(|v| Float::with_val(cur, v)).collect();
     let mut iterations = 0u32;
     let mut last = f64::INFINITY;
