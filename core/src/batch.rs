@@ -430,7 +430,7 @@ fn err_branch<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
 }
 
 /// The general path of [`err_branch`], with per-lane selects.
-#[inline(never)]
+#[inline(always)]
 fn err_branch_general<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let one = L::splat(<L::Scalar as FloatTerm>::ONE);
