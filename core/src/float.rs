@@ -68,6 +68,8 @@ pub trait FloatTerm:
     fn ldexp(self, e: i32) -> Self;
     /// Raw bit pattern widened to u64 (for hex output and bit-exact comparisons).
     fn to_bits_u64(self) -> u64;
+    /// The value with raw bit pattern `b` (the low 32 bits for f32).
+    fn from_bits_u64(b: u64) -> Self;
 }
 
 macro_rules! impl_float_term {
@@ -132,6 +134,10 @@ macro_rules! impl_float_term {
             #[inline(always)]
             fn to_bits_u64(self) -> u64 {
                 self.to_bits() as u64
+            }
+            #[inline(always)]
+            fn from_bits_u64(b: u64) -> Self {
+                <$t>::from_bits(b as _)
             }
         }
     };
