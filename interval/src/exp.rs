@@ -297,14 +297,24 @@ fn exp_from_rug_dir<const N: usize>(v: &Float, dir: Round) -> E<N> {
     if !rest.is_zero() {
         terms[i] = rest.to_f64_round(dir);
     }
-    let e = E::<N>::from_terms(terms);
-    let ev = e.to_rug();
-    let ok = match dir {
-        Round::Down => ev <= *v,
-        Round::Up => ev >= *v,
-        _ => ev == *v,
+    // Greedy nearest terms are ulp-nonoverlapping, so normally they are kept verbatim; the
+    // renormalising constructor is the second choice. Either way the direction is verified
+    // exactly.
+    let ok = |e: &E<N>| {
+        let ev = e.to_rug();
+        match dir {
+            Round::Down => ev <= *v,
+            Round::Up => ev >= *v,
+            _ => ev == *v,
+        }
     };
-    if ok {
+    if let Some(e) = E::<N>::try_from_normalized(terms) {
+        if ok(&e) {
+            return e;
+        }
+    }
+    let e = E::<N>::from_terms(terms);
+    if ok(&e) {
         e
     } else {
         single()
