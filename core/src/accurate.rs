@@ -1,31 +1,39 @@
 //! The *accurate* tier: every operation has a proven relative error bound (see
-//! [`crate::bounds`]) and returns an ulp-nonoverlapping expansion. This is the arithmetic the
-//! interval crate builds on.
+//! [`crate::bounds`], where the proofs are written out) and returns an ulp-nonoverlapping
+//! expansion. This is the arithmetic the interval crate builds on.
 //!
-//! Algorithms:
-//! - addition: JMMP 2016 Alg. 4: merge the terms of both operands by magnitude, VecSum,
-//!   VecSumErrBranch to N terms;
-//! - multiplication: all products x_i·y_j with i + j < N by 2ProdFMA (exact), those with
-//!   i + j = N rounded, accumulated *exactly* into a nonoverlapping expansion (Shewchuk's
-//!   GrowExpansion with zero elimination), then VecSumErrBranch to N terms;
-//! - division: long division with N + 1 quotient digits, each remainder computed exactly by
-//!   the same exact accumulation;
-//! - square root: Newton's iteration s ← s + (x − s²)/(2s) from the f64 square root.
+//! Algorithms, by N:
+//! - N = 1: the IEEE operation itself (correctly rounded).
+//! - N = 2: the double-word algorithms of Joldes, Muller, Popescu (ACM TOMS 2017):
+//!   AccurateDWPlusDW (their Alg. 6) for add/sub/add_term, DWTimesDW with FMA (their Alg. 12)
+//!   for mul/sqr, DWTimesFP with FMA (Alg. 9) for mul_term; see [`crate::dw`]. Division and
+//!   square root use the generic exact-remainder algorithms below.
+//! - N ≥ 3 (and div/sqrt for N = 2): the exact value (or an exact remainder) is accumulated in
+//!   an [`ExactSum`], a Shewchuk nonoverlapping expansion (Shewchuk 1997, Thm. 10: adding a
+//!   machine number by GrowExpansion is exact), and then rounded to N terms by
+//!   VecSumErrBranch ([`ExactSum::round`]), which loses less than ulp of the last kept term.
+//!   Multiplication keeps all products x_i·y_j with i + j < N exactly (2ProdFMA), rounds those
+//!   with i + j = N and drops the rest. Division is long division with N + 1 quotient digits
+//!   and an exact remainder; square root is a digit-by-digit correction of the f64 square root
+//!   with an exact remainder x − s².
 //!
-//! Non-finite results follow IEEE: if the operation on the leading terms is ±∞ or NaN, that is
-//! the result; an intermediate overflow that IEEE would not see yields NaN, never a finite
-//! wrong value.
+//! Non-finite values follow IEEE: if the operation on the leading terms is ±∞ or NaN, that is
+//! the result; a NaN or ∞ in a lower term propagates as NaN; an intermediate overflow that IEEE
+//! would not see yields NaN, never a finite wrong value.
 
-use crate::eft::{two_prod, two_sum, vec_sum, vec_sum_err_branch};
+use crate::dw;
+use crate::eft::{two_prod, two_sqr, two_sum};
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 
-/// Room for the exact accumulators below: at most 2·N(N+1)/2 + N + 1 + 1 terms for N ≤ 8.
-const EXACT_CAP: usize = 96;
+/// Room for the exact accumulators below: the most terms ever added to one accumulator is
+/// N + 2N(N+1) = 152 (division, N = 8); each addition grows the accumulator by at most one.
+const EXACT_CAP: usize = 160;
 
 /// An exact sum of machine numbers kept as a Shewchuk nonoverlapping expansion in increasing
-/// order of magnitude (zero-eliminated). Adding a term is exact (Shewchuk 1997, Thm. 10,
-/// round-to-nearest-even).
+/// order of magnitude, zero-eliminated. Adding a term is exact (Shewchuk 1997, Thm. 10; 2Sum is
+/// exact in binary arithmetic even when the result is subnormal). Overflow is the only way to
+/// lose exactness; callers check for non-finite results.
 pub(crate) struct ExactSum<T: FloatTerm> {
     terms: [T; EXACT_CAP],
     len: usize,
@@ -60,81 +68,166 @@ impl<T: FloatTerm> ExactSum<T> {
             self.terms[out] = q;
             out += 1;
         }
+        debug_assert!(out <= EXACT_CAP);
         self.len = out;
     }
 
-    /// The N-term ulp-nonoverlapping expansion nearest the exact sum (JMMP VecSumErrBranch on
-    /// the decreasing sequence; the truncated tail is below ulp of the last kept term).
+    /// Adds the exact product a·b (two terms, by 2ProdFMA; exact unless the error term
+    /// underflows).
+    #[inline(always)]
+    pub(crate) fn add_prod(&mut self, a: T, b: T) {
+        let (p, e) = two_prod(a, b);
+        self.add(e);
+        self.add(p);
+    }
+
+    /// True when the exact sum is zero.
+    #[inline(always)]
+    pub(crate) fn is_zero(&self) -> bool {
+        self.len == 0
+    }
+
+    /// True when every stored term is finite.
+    #[inline(always)]
+    fn is_finite(&self) -> bool {
+        self.terms[..self.len].iter().all(|t| t.is_finite())
+    }
+
+    /// Rounds the exact sum S to `out.len()` terms by VecSumErrBranch (JMMP 2016 Alg. 7 with
+    /// 2Sum) run on the terms in decreasing order. Returns the number of non-zero terms.
+    ///
+    /// Claim (proved in [`crate::bounds`], "rounding an exact sum"): the output y is
+    /// ulp-nonoverlapping, |y_{k+1}| ≤ ulp(y_k), zeros only at the end, and
+    /// |S − Σ y| < ulp(y_{m−1}) for the last kept term (0 when nothing is dropped).
+    #[inline(always)]
+    fn round_into(&self, out: &mut [T]) -> usize {
+        let m = out.len();
+        for o in out.iter_mut() {
+            *o = T::ZERO;
+        }
+        if self.len == 0 {
+            return 0;
+        }
+        let mut j = 0usize;
+        let mut eps = self.terms[self.len - 1];
+        for i in (0..self.len - 1).rev() {
+            let (r, err) = two_sum(eps, self.terms[i]);
+            if err != T::ZERO {
+                out[j] = r;
+                j += 1;
+                if j >= m {
+                    return m;
+                }
+                eps = err;
+            } else {
+                eps = r;
+            }
+        }
+        if eps != T::ZERO {
+            out[j] = eps;
+            j += 1;
+        }
+        j
+    }
+
+    /// The N-term ulp-nonoverlapping rounding of the exact sum (see [`Self::round_into`]).
     #[inline(always)]
     pub(crate) fn round<const N: usize>(&self) -> [T; N] {
-        let mut dec = [T::ZERO; EXACT_CAP];
-        for i in 0..self.len {
-            dec[i] = self.terms[self.len - 1 - i];
-        }
         let mut out = [T::ZERO; N];
-        vec_sum_err_branch(&dec[..self.len.max(1)], &mut out);
+        self.round_into(&mut out);
         out
     }
 
-    /// The sum rounded to one machine number with relative error below about 2u (recursive
-    /// summation from the smallest term up; the top term alone can be off by a factor of 2,
-    /// since Shewchuk-nonoverlapping terms may be adjacent powers of two of opposite signs).
+    /// One machine number approximating the exact sum S with |S − lead| < ulp(lead), hence
+    /// relative error below 2u/(1 − 2u) in the normal range.
     #[inline(always)]
-    pub(crate) fn approx(&self) -> T {
-        let mut s = T::ZERO;
-        for i in 0..self.len {
-            s = s + self.terms[i];
-        }
-        s
+    pub(crate) fn lead(&self) -> T {
+        let mut out = [T::ZERO; 1];
+        self.round_into(&mut out);
+        out[0]
     }
 }
 
-/// IEEE semantics for non-finite values: if `naive` (the operation on leading terms) is not
-/// finite it is the result; if the expansion result is not finite while `naive` is, an
-/// intermediate overflowed and the result is NaN.
+/// NaN of type T.
 #[inline(always)]
-fn settle_nonfinite<T: FloatTerm, const N: usize>(result: [T; N], naive: T) -> Expansion<T, N> {
-    let finite = result.iter().all(|t| t.is_finite());
-    if finite && naive.is_finite() {
-        return Expansion::from_normalized(result);
+fn nan<T: FloatTerm>() -> T {
+    T::from_f64(f64::NAN)
+}
+
+/// The leading term, or — when some term is not finite — the IEEE sum of all terms (NaN if any
+/// term is NaN), so that a non-finite lower term is never hidden behind a finite leading term.
+#[inline(always)]
+pub(crate) fn lead_or_nonfinite<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> T {
+    if x.terms.iter().all(|t| t.is_finite()) {
+        x.terms[0]
+    } else {
+        x.terms.iter().fold(T::ZERO, |a, &t| a + t)
     }
+}
+
+/// IEEE semantics for non-finite values and signed zeros. `naive` is the operation on the
+/// leading terms. If it is not finite it is the result. If the expansion result is not finite
+/// while `naive` is, an intermediate overflowed and the result is NaN. A zero result takes the
+/// sign IEEE gives (`naive` when it is zero, +0 after exact cancellation).
+#[inline(always)]
+pub(crate) fn settle<T: FloatTerm, const N: usize>(result: [T; N], naive: T) -> Expansion<T, N> {
     if !naive.is_finite() {
         return Expansion::from_term(naive);
     }
-    if finite {
-        // naive overflowed but the exact computation did not: keep the exact result.
-        return Expansion::from_normalized(result);
+    if !result.iter().all(|t| t.is_finite()) {
+        return Expansion::from_term(nan());
     }
-    Expansion::from_term(T::ZERO * T::MAX.mul_add(T::MAX, T::ZERO)) // NaN: 0·∞
+    if result[0] == T::ZERO {
+        return Expansion::from_term(if naive == T::ZERO { naive } else { T::ZERO });
+    }
+    Expansion::from_normalized(result)
+}
+
+/// Rounds an exact accumulator to N terms and settles non-finite cases. For N = 2 the two terms
+/// are finally passed through Fast2Sum (exact) so every accurate N = 2 result is a normalised
+/// double-word (|lo| ≤ ½ ulp(hi)), as the double-word algorithms assume.
+#[inline(always)]
+fn finish<T: FloatTerm, const N: usize>(acc: &ExactSum<T>, naive: T) -> Expansion<T, N> {
+    if !acc.is_finite() {
+        return settle([nan(); N], naive);
+    }
+    let mut out = acc.round::<N>();
+    if N == 2 {
+        let (h, l) = crate::eft::fast_two_sum(out[0], out[1]);
+        out[0] = h;
+        out[1] = l;
+    }
+    settle(out, naive)
 }
 
 impl<T: FloatTerm, const N: usize> Expansion<T, N> {
-    /// Accurate addition (JMMP Alg. 4). Relative error ≤ [`crate::bounds::add_rel_bound`].
+    /// Accurate addition. Relative error ≤ [`crate::bounds::add_rel_bound`] (N = 1: IEEE;
+    /// N = 2: AccurateDWPlusDW; N ≥ 3: exact sum rounded to N terms).
     #[inline]
     pub fn add(&self, other: &Self) -> Self {
-        let x = &self.terms;
-        let y = &other.terms;
-        // Merge by decreasing magnitude.
-        let mut merged = [[T::ZERO; N]; 2];
-        {
-            let flat: &mut [T] = merged.as_flattened_mut();
-            let (mut i, mut j) = (0, 0);
-            for slot in flat.iter_mut() {
-                let take_x = j >= N || (i < N && x[i].abs() >= y[j].abs());
-                if take_x {
-                    *slot = x[i];
-                    i += 1;
-                } else {
-                    *slot = y[j];
-                    j += 1;
-                }
-            }
+        let naive = lead_or_nonfinite(self) + lead_or_nonfinite(other);
+        if !naive.is_finite() {
+            return Self::from_term(naive);
         }
-        let flat: &mut [T] = merged.as_flattened_mut();
-        vec_sum(flat);
-        let mut out = [T::ZERO; N];
-        vec_sum_err_branch(flat, &mut out);
-        settle_nonfinite(out, x[0] + y[0])
+        if N == 1 {
+            return Self::from_term(naive);
+        }
+        if N == 2 {
+            let (h, l) = dw::add_dw(
+                (self.terms[0], self.terms[1]),
+                (other.terms[0], other.terms[1]),
+            );
+            let mut out = [T::ZERO; N];
+            out[0] = h;
+            out[1] = l;
+            return settle(out, naive);
+        }
+        let mut acc = ExactSum::<T>::new();
+        for i in (0..N).rev() {
+            acc.add(self.terms[i]);
+            acc.add(other.terms[i]);
+        }
+        finish(&acc, naive)
     }
 
     /// Accurate subtraction: `self + (−other)`, same bound as [`Self::add`].
@@ -143,7 +236,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         self.add(&other.neg())
     }
 
-    /// Accurate addition of a machine number.
+    /// Accurate addition of a machine number; bound [`crate::bounds::add_rel_bound`].
     #[inline]
     pub fn add_term(&self, t: T) -> Self {
         self.add(&Self::from_term(t))
@@ -152,26 +245,31 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
     /// Accurate multiplication. Relative error ≤ [`crate::bounds::mul_rel_bound`].
     #[inline]
     pub fn mul(&self, other: &Self) -> Self {
+        let naive = lead_or_nonfinite(self) * lead_or_nonfinite(other);
+        if !naive.is_finite() || N == 1 {
+            return Self::from_term(naive);
+        }
         let x = &self.terms;
         let y = &other.terms;
+        if N == 2 {
+            let (h, l) = dw::mul_dw((x[0], x[1]), (y[0], y[1]));
+            let mut out = [T::ZERO; N];
+            out[0] = h;
+            out[1] = l;
+            return settle(out, naive);
+        }
         let mut acc = ExactSum::<T>::new();
-        // Smallest orders first keeps the exact accumulator short.
-        for k in (0..=N).rev() {
+        // Orders i + j = N (rounded) first, then exact orders from the smallest up: small terms
+        // first keeps the accumulator short.
+        for i in 1..N {
+            acc.add(x[i] * y[N - i]);
+        }
+        for k in (0..N).rev() {
             for i in 0..=k {
-                let j = k - i;
-                if i >= N || j >= N {
-                    continue;
-                }
-                if k == N {
-                    acc.add(x[i] * y[j]);
-                } else {
-                    let (p, e) = two_prod(x[i], y[j]);
-                    acc.add(e);
-                    acc.add(p);
-                }
+                acc.add_prod(x[i], y[k - i]);
             }
         }
-        settle_nonfinite(acc.round::<N>(), x[0] * y[0])
+        finish(&acc, naive)
     }
 
     /// Accurate square, same bound as [`Self::mul`].
@@ -180,86 +278,128 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         self.mul(self)
     }
 
-    /// Accurate multiplication by a machine number.
+    /// Accurate multiplication by a machine number; relative error ≤
+    /// [`crate::bounds::mul_term_rel_bound`] (≤ [`crate::bounds::mul_rel_bound`]).
     #[inline]
     pub fn mul_term(&self, t: T) -> Self {
+        let naive = lead_or_nonfinite(self) * t;
+        if !naive.is_finite() || N == 1 {
+            return Self::from_term(naive);
+        }
+        if N == 2 {
+            let (h, l) = dw::mul_fp((self.terms[0], self.terms[1]), t);
+            let mut out = [T::ZERO; N];
+            out[0] = h;
+            out[1] = l;
+            return settle(out, naive);
+        }
         let mut acc = ExactSum::<T>::new();
         for i in (0..N).rev() {
-            let (p, e) = two_prod(self.terms[i], t);
-            acc.add(e);
-            acc.add(p);
+            acc.add_prod(self.terms[i], t);
         }
-        settle_nonfinite(acc.round::<N>(), self.terms[0] * t)
+        finish(&acc, naive)
     }
 
-    /// Accurate division by long division with N + 1 quotient digits; each remainder is
-    /// exact. Relative error ≤ [`crate::bounds::div_rel_bound`]. Division by zero gives ±∞ or
-    /// NaN as IEEE.
+    /// Accurate division: long division with N + 1 quotient digits, each remainder exact.
+    /// Relative error ≤ [`crate::bounds::div_rel_bound`]. Division by zero gives ±∞ or NaN as
+    /// IEEE.
     pub fn div(&self, other: &Self) -> Self {
-        let y0 = other.terms[0];
-        let naive = self.terms[0] / y0;
-        if !naive.is_finite() || y0 == T::ZERO {
-            return Expansion::from_term(naive);
+        let y0 = lead_or_nonfinite(other);
+        let naive = lead_or_nonfinite(self) / y0;
+        if !naive.is_finite() || !y0.is_finite() || N == 1 {
+            return Self::from_term(naive);
         }
-        // Remainder r = x − q·y, held exactly.
+        if self.terms[0] == T::ZERO {
+            return Self::from_term(naive);
+        }
+        // Remainder R = x − q·y, held exactly.
         let mut rem = ExactSum::<T>::new();
         for &t in self.terms.iter().rev() {
             rem.add(t);
         }
-        let mut q = [[T::ZERO; N]; 2];
-        let qf = q.as_flattened_mut();
-        for qi in qf.iter_mut().take(N + 1) {
-            let digit = rem.approx() / y0;
-            *qi = digit;
-            if digit == T::ZERO || !digit.is_finite() {
+        let mut q = ExactSum::<T>::new();
+        for _ in 0..=N {
+            if rem.is_zero() {
                 break;
             }
+            let digit = rem.lead() / y0;
+            if !digit.is_finite() {
+                return settle([nan(); N], naive);
+            }
+            q.add(digit);
             for &yj in other.terms.iter().rev() {
-                let (p, e) = two_prod(digit, yj);
-                rem.add(-e);
-                rem.add(-p);
+                rem.add_prod(-digit, yj);
             }
         }
-        let mut sum = ExactSum::<T>::new();
-        for &d in qf.iter().take(N + 1).rev() {
-            sum.add(d);
-        }
-        settle_nonfinite(sum.round::<N>(), naive)
+        finish(&q, naive)
     }
 
-    /// Accurate division by a machine number.
+    /// Accurate division by a machine number; bound [`crate::bounds::div_rel_bound`].
     pub fn div_term(&self, t: T) -> Self {
         self.div(&Self::from_term(t))
     }
 
-    /// Accurate reciprocal 1/x.
+    /// Accurate reciprocal 1/x; bound [`crate::bounds::div_rel_bound`].
     pub fn recip(&self) -> Self {
         Self::one().div(self)
     }
 
-    /// Accurate square root by Newton's iteration s ← s + (x − s²)/(2s), starting from the
-    /// correctly rounded square root of the leading term; each step doubles the correct bits.
-    /// Relative error ≤ [`crate::bounds::sqrt_rel_bound`]. √(−0) = −0; negative input gives
-    /// NaN.
+    /// Accurate square root: the correctly rounded square root t of the leading term, then N
+    /// correction digits d = lead(x − s²)/(2t), each remainder x − s² held exactly.
+    /// Relative error ≤ [`crate::bounds::sqrt_rel_bound`]. √(±0) = ±0; negative input gives
+    /// NaN; √∞ = ∞.
     pub fn sqrt(&self) -> Self {
-        let x0 = self.terms[0];
-        if x0 == T::ZERO {
-            return *self;
+        let x0 = lead_or_nonfinite(self);
+        if x0 == T::ZERO || x0 < T::ZERO || !x0.is_finite() || N == 1 {
+            return Self::from_term(x0.sqrt());
         }
-        if x0 < T::ZERO || !x0.is_finite() {
-            return Expansion::from_term(x0.sqrt());
+        let t = x0.sqrt();
+        let two_t = t + t;
+        let mut digits = [T::ZERO; 9];
+        digits[0] = t;
+        let mut rem = ExactSum::<T>::new();
+        for &xi in self.terms.iter().rev() {
+            rem.add(xi);
         }
-        let mut s = Self::from_term(x0.sqrt());
-        // Correct bits: about p after the start, doubling per step, N·p needed, plus one
-        // step of margin.
-        let mut bits = T::PRECISION as usize;
-        let need = N * T::PRECISION as usize + 8;
-        while bits < need {
-            let resid = self.sub(&s.sqr());
-            s = s.add(&resid.div(&s.mul_term(T::ONE + T::ONE)));
-            bits *= 2;
+        let (p, e) = two_sqr(t);
+        rem.add(-e);
+        rem.add(-p);
+        let mut count = 1usize;
+        for _ in 0..N {
+            if rem.is_zero() {
+                break;
+            }
+            let d = rem.lead() / two_t;
+            if !d.is_finite() {
+                return settle([nan(); N], t);
+            }
+            // x − (s + d)² = (x − s²) − 2·s·d − d², with s = Σ digits so far; 2·d_i·d is
+            // computed exactly as 2Prod(d_i, 2d) (2d is exact).
+            let two_d = d + d;
+            for &di in digits[..count].iter() {
+                rem.add_prod(-di, two_d);
+            }
+            let (p, e) = two_sqr(d);
+            rem.add(-e);
+            rem.add(-p);
+            digits[count] = d;
+            count += 1;
         }
-        let resid = self.sub(&s.sqr());
-        s.add(&resid.div(&s.mul_term(T::ONE + T::ONE)))
+        let mut s = ExactSum::<T>::new();
+        for &d in digits[..count].iter().rev() {
+            s.add(d);
+        }
+        finish(&s, t)
     }
+}
+
+/// The exact sum of `terms` rounded to N terms (relative error ≤
+/// [`crate::bounds::round_rel_bound`]); the terms must be finite.
+pub(crate) fn round_exact_sum<T: FloatTerm, const N: usize>(terms: &[T]) -> Expansion<T, N> {
+    let mut acc = ExactSum::<T>::new();
+    for &t in terms.iter().rev() {
+        acc.add(t);
+    }
+    let naive = terms.iter().fold(T::ZERO, |a, &t| a + t);
+    finish(&acc, if naive.is_finite() { naive } else { T::ONE })
 }

@@ -1,27 +1,62 @@
-//! Relative error bounds of the accurate tier, as functions of N and u = 2^-p.
+//! Relative error bounds of the accurate tier, as functions of N and u = 2^-p, with their
+//! proofs. These are the numbers the interval crate widens by, so they must be *upper* bounds.
 //!
-//! These are the numbers the interval crate widens by, so they must be *upper* bounds. Each is
-//! stated for results away from overflow and underflow: every term of the operands and the
-//! result, and every error term of every 2ProdFMA, must be a normal number (for f64 terms near
-//! 1 this holds up to N = 8 with room to spare: the last term is about 2^-420; for f32 terms
-//! the last term of an 8-term expansion near 1 is about 2^-190, below f32's normal range, so
-//! bounds for f32 hold for N ≤ 4 near 1 and for N ≤ 8 only for values above 2^70).
+//! # Range of validity
 //!
-//! Derivation (ulp-nonoverlapping outputs, |x_{i+1}| ≤ ulp(x_i) ≤ 2u|x_i|):
-//! - VecSumErrBranch keeps a tail below ulp of the last kept term, so truncating an exact sum S
-//!   to N terms loses at most (2u)^N·|S|·(1 + 2u)/(1 − 2u) (JMMP 2016, Prop. 3.4 and Thm. 3.5).
-//! - add: the merge and VecSum are exact; only the truncation loses: 2·(2u)^N is a bound with
-//!   room for the (1 + 2u)/(1 − 2u) factor.
-//! - mul: products with i + j < N are exact; those with i + j = N are rounded (at most
-//!   (N+1)·u·(2u)^N·|x₀y₀|), those with i + j > N are dropped (at most (N+2)·(2u)^{N+1}·|x₀y₀|
-//!   ·(1+4u)); plus the truncation. With |xy| ≥ |x₀y₀|(1 − 2u)², 4·(2u)^N covers all for N ≤ 8.
-//! - div, sqrt: measured well below the stated bound by `tests/accurate_vs_mpfr.rs`; the
-//!   stated bound (16·(2u)^N) follows from the remainder being exact: the quotient's N + 1
-//!   digits leave a remainder below 2·(2u)^N |x|, and truncation adds 2·(2u)^N.
+//! Every bound holds when each operand and the exact result is zero or has magnitude in
+//! [[`min_normal_result`]`(N)`, [`max_normal_result`]`(N)`], and the operands satisfy the
+//! expansion invariant (ulp-nonoverlapping, |x_{i+1}| ≤ ulp(x_i)). The lower limit,
+//! MIN_POSITIVE·2^{p(N+1)+4}, keeps every quantity the proofs scale by (2u)^k, k ≤ N + 1, in
+//! the normal range; below it gradual underflow may add absolute errors of a few multiples of
+//! the smallest subnormal, which the factor [`SLACK`] absorbs only inside the range. The upper
+//! limit, MAX·2^-8, keeps 2Sum, 2ProdFMA and the quotient digits away from overflow (an
+//! overflow that does happen gives NaN or ∞, never a finite wrong value). For f64 the range at
+//! N = 8 is [2^-541, 2^1016]; for f32 terms near 1 only N ≤ 4 is in range
+//! (min_normal_result(4) = 2^-2; N = 8 needs |x| ≥ 2^94, and for N ≥ 7 no product of two
+//! in-range f32 expansions is in range).
+//!
+//! # Notation and facts used
+//!
+//! In the normal range ulp(y) ≤ 2u|y|, and for round-to-nearest |z − RN(z)| ≤ ½ ulp(RN(z))
+//! and |z − RN(z)| ≤ u|z|. For an ulp-nonoverlapping x: |x_i| ≤ (2u)^i |x₀| and
+//! |x − x₀| ≤ γ|x₀| with γ = 2u/(1 − 2u).
+//!
+//! # Rounding an exact sum (used by every N ≥ 3 operation)
+//!
+//! `ExactSum` holds the exact value S as a Shewchuk nonoverlapping expansion h₀, h₁, …, h_m
+//! (decreasing magnitude): all bits of h_{k+1}, …, h_m lie below the lowest set bit 2^{L_k} of
+//! h_k, so |h_{k+1} + … + h_m| < 2^{L_k}. VecSumErrBranch (2Sum version) runs
+//! ε ← h₀; for k ≥ 1: (r, e) = 2Sum(ε, h_k); if e ≠ 0 emit r and set ε ← e, else ε ← r;
+//! finally emit ε if non-zero; it stops after N emissions.
+//! *Claim*: each emitted y_{j+1} satisfies |y_{j+1}| ≤ ulp(y_j), and after emitting y_j the
+//! exact remainder V (everything not yet emitted) satisfies |V| < ulp(y_j).
+//! *Proof*: when step k emits r with e ≠ 0, all of ε, h_k, r and e are multiples of 2^{L_k}
+//! (everything summed so far is, and RN of a multiple of 2^L is one), so |e| ≥ 2^{L_k}, and
+//! |e| ≤ ½ ulp(r). Any partial sum P of what remains, P = e + h_{k+1} + … + h_l, satisfies
+//! |P| < |e| + 2^{L_k} ≤ 2|e| ≤ ulp(r); the next emitted value is either RN(P) for such a P or
+//! the exact final remainder, and rounding is monotone and ulp(r) is a power of two, so it is
+//! at most ulp(r) in magnitude. Emitted values are non-zero (e ≠ 0 implies r ≠ 0). ∎
+//! Hence, with y_{N−1} the last kept term, |S − Σy| < ulp(y_{N−1}) ≤ (2u)^N |y₀|, and
+//! |Σy| ≥ |y₀|(1 − γ), so relative to S the rounding error is at most
+//! ρ_N = (2u)^N (1 − 2u)/(1 − 4u − (2u)^N(1 − 2u)) ≤ (2u)^N (1 + 8u)  ([`round_rel_bound`]).
+//!
+//! The other bounds are derived at their functions.
 
 use crate::float::FloatTerm;
 
-/// (2u)^N as f64 for term type `T` (exact: a power of two; underflows to 0 only for N·p ≥ 1074).
+/// Multiplicative slack applied to every bound: covers the rounding of the f64 evaluation of
+/// the formulas below (a few operations of relative error 2^-53) and, inside the stated range,
+/// the absolute errors of gradual underflow (at most 2^12 operations each off by at most the
+/// smallest subnormal, i.e. below 2^-40 relative to (2u)^N at min_normal_result).
+pub const SLACK: f64 = 1.0 + 1.0 / (1u64 << 30) as f64;
+
+/// u = 2^-p as f64.
+#[inline]
+fn unit<T: FloatTerm>() -> f64 {
+    T::UNIT_ROUNDOFF
+}
+
+/// (2u)^N as f64 for term type `T` (exact: a power of two).
 pub fn two_u_pow<T: FloatTerm>(n: usize) -> f64 {
     let e = -((T::PRECISION as i32 - 1) * n as i32);
     <f64 as FloatTerm>::ldexp(1.0, e)
@@ -33,31 +68,159 @@ pub fn u_pow<T: FloatTerm>(n: usize) -> f64 {
     <f64 as FloatTerm>::ldexp(1.0, e)
 }
 
-/// Relative error bound of accurate add/sub: 2·(2u)^N.
+/// ρ_N = (2u)^N·(1 + 8u): relative error of rounding an exact value to N ulp-nonoverlapping
+/// terms (module doc, "Rounding an exact sum"). Also the bound of
+/// [`crate::Expansion::from_terms`]. For N = 1 the result is the leading term of
+/// VecSumErrBranch, within 2u(1 + 8u).
+pub fn round_rel_bound<T: FloatTerm>(n: usize) -> f64 {
+    two_u_pow::<T>(n) * (1.0 + 8.0 * unit::<T>()) * SLACK
+}
+
+/// Relative error bound of accurate add/sub/add_term.
+///
+/// - N = 1: IEEE addition, u.
+/// - N = 2: AccurateDWPlusDW, 3u²/(1 − 4u) ≤ 3u² + 13u³ (JMP 2017, Thm. 3.3 for u ≤ 1/64).
+/// - N ≥ 3: the exact sum (2N terms added to an `ExactSum`) rounded to N terms: ρ_N.
 pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
-    2.0 * two_u_pow::<T>(n)
+    let u = unit::<T>();
+    match n {
+        1 => u * SLACK,
+        2 => (3.0 * u * u + 13.0 * u * u * u) * SLACK,
+        _ => round_rel_bound::<T>(n),
+    }
 }
 
-/// Relative error bound of accurate mul/sqr/mul_term: 4·(2u)^N.
+/// Relative error bound of accurate mul/sqr.
+///
+/// - N = 1: IEEE multiplication, u.
+/// - N = 2: DWTimesDW with FMA (JMP Alg. 12) on normalised inputs (|xl| ≤ u|xh|,
+///   |yl| ≤ u|yh|), P = |xh·yh|. The only errors are four roundings: of xl·yl (≤ u³P), of
+///   xh·yl + tl0 (≤ u²P + u³P(1+u)), of xl·yh + tl1 (≤ u²P(2 + 2u + 3u²)) and of cl1 + cl2
+///   (|cl1| ≤ uP(1+u), |cl2| ≤ uP(2 + 4u + 6u²), so ≤ u²P(3 + 5u + 6u²)); 2ProdFMA and the
+///   final Fast2Sum are exact. Total ≤ 6u²P + 11u³P, and |xy| ≥ P(1 − u)², so the relative
+///   error is ≤ (6u² + 11u³)/(1 − u)² ≤ 6u² + 24u³. (JMP and Muller–Rideau prove ≈ 4u²; we
+///   use the bound derived here.)
+/// - N ≥ 3: with P = |x₀y₀|, the N − 1 products of order i + j = N are rounded
+///   (≤ (N − 1)·u·(2u)^N P in all), those of order > N are dropped
+///   (≤ Σ_{k>N} (2N − 1 − k)(2u)^k P ≤ (N − 2)(2u)^{N+1}P/(1 − 2u)); the rest is exact. So the
+///   accumulated value is within ε_p = (2u)^N·3Nu·(1 + 5u) of xy relatively (using
+///   |xy| ≥ P(1 − γ)²), and rounding adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
 pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
-    4.0 * two_u_pow::<T>(n)
+    let u = unit::<T>();
+    match n {
+        1 => u * SLACK,
+        2 => (6.0 * u * u + 24.0 * u * u * u) * SLACK,
+        _ => {
+            let rho = round_rel_bound::<T>(n);
+            let eps_p = two_u_pow::<T>(n) * 3.0 * n as f64 * u * (1.0 + 5.0 * u);
+            (rho + eps_p * (1.0 + rho)) * SLACK
+        }
+    }
 }
 
-/// Relative error bound of accurate div/recip/div_term: 16·(2u)^N.
+/// Relative error bound of accurate mul_term (expansion × machine number).
+///
+/// - N = 1: u.
+/// - N = 2: DWTimesFP with FMA (JMP Alg. 9): the only rounding is cl3 = RN(xl·y + cl1) with
+///   |xl·y + cl1| ≤ uP + uP(1 + u), P = |xh·y|, so the error is ≤ u²P(2 + u) and the relative
+///   error ≤ u²(2 + u)/(1 − u) ≤ 2u² + 4u³.
+/// - N ≥ 3: all N products exact, then rounding: ρ_N.
+pub fn mul_term_rel_bound<T: FloatTerm>(n: usize) -> f64 {
+    let u = unit::<T>();
+    match n {
+        1 => u * SLACK,
+        2 => (2.0 * u * u + 4.0 * u * u * u) * SLACK,
+        _ => round_rel_bound::<T>(n),
+    }
+}
+
+/// θ = 5u(1 + 4u): contraction of the exact remainder per quotient digit (see
+/// [`div_rel_bound`]).
+fn div_theta<T: FloatTerm>() -> f64 {
+    let u = unit::<T>();
+    5.0 * u * (1.0 + 4.0 * u)
+}
+
+/// Relative error bound of accurate div/recip/div_term.
+///
+/// - N = 1: IEEE division, u.
+/// - N ≥ 2: long division. With R₀ = x, digit d_k = RN(lead(R_k)/y₀) and exact remainder
+///   R_{k+1} = R_k − d_k·y. Writing lead(R_k) = R_k(1 + a), |a| ≤ α = 2u/(1 − 2u) (the lead
+///   of an `ExactSum`), the division's RN as (1 + δ), |δ| ≤ u, and y = y₀(1 + η), |η| ≤ γ:
+///   R_{k+1} = R_k(1 − (1 + a)(1 + δ)(1 + η)), so |R_{k+1}| ≤ θ|R_k| with
+///   θ = (1 + u)/(1 − 2u)² − 1 ≤ 5u(1 + 4u). After N + 1 digits x = q·y + R_{N+1} exactly,
+///   so |x/y − q| ≤ θ^{N+1}|x/y|; rounding q (held exactly) to N terms adds ρ_N:
+///   bound ρ_N + θ^{N+1}(1 + ρ_N).
 pub fn div_rel_bound<T: FloatTerm>(n: usize) -> f64 {
-    16.0 * two_u_pow::<T>(n)
+    let u = unit::<T>();
+    if n == 1 {
+        return u * SLACK;
+    }
+    let rho = round_rel_bound::<T>(n);
+    let tail = div_theta::<T>().powi(n as i32 + 1);
+    (rho + tail * (1.0 + rho)) * SLACK
 }
 
-/// Relative error bound of accurate sqrt: 16·(2u)^N.
+/// Relative error bound of accurate sqrt.
+///
+/// - N = 1: IEEE square root, u.
+/// - N ≥ 2: t = RN(√x₀) and r = √x. Since x = x₀(1 + ξ), |ξ| ≤ γ, and
+///   |√(1 + ξ) − 1| ≤ |ξ|, the first error e₀ = r − t satisfies |e₀| ≤ ε₀|t| with
+///   ε₀ = (γ + u)/(1 − u). Each correction d = RN(lead(R)/(2t)) with the exact remainder
+///   R = x − s² = e(2s + e) (s the digits so far, e = r − s) gives
+///   d = e(1 + a)(1 + δ)(1 + e₀/t − e/(2t)), so the new error e − d is e times at most
+///   θ_s = (1 + α)(1 + u)(1 + 1.5ε₀) − 1 ≈ 7.5u in magnitude (by induction |e| ≤ |e₀|).
+///   After N corrections the digits' exact sum has relative error
+///   ε_s = θ_s^N·ε₀/(1 − ε₀); rounding to N terms adds ρ_N: bound ρ_N + ε_s(1 + ρ_N).
 pub fn sqrt_rel_bound<T: FloatTerm>(n: usize) -> f64 {
-    16.0 * two_u_pow::<T>(n)
+    let u = unit::<T>();
+    if n == 1 {
+        return u * SLACK;
+    }
+    let gamma = 2.0 * u / (1.0 - 2.0 * u);
+    let alpha = gamma;
+    let eps0 = (gamma + u) / (1.0 - u);
+    let theta = (1.0 + alpha) * (1.0 + u) * (1.0 + 1.5 * eps0) - 1.0;
+    let eps_s = theta.powi(n as i32) * eps0 / (1.0 - eps0);
+    let rho = round_rel_bound::<T>(n);
+    (rho + eps_s * (1.0 + rho)) * SLACK
 }
 
-/// Smallest magnitude of a finite non-zero *result* for which the bounds above hold, for an
-/// N-term expansion of `T`: every term of the result stays normal when the leading term is at
-/// least this. (2^{(N−1)(p−1)} · MIN_POSITIVE · 2^{p+1}, as f64; for f64 with N = 8 about
-/// 2^-600.)
+/// Smallest magnitude of a non-zero operand or exact result for which the bounds above hold,
+/// for an N-term expansion of `T`: MIN_POSITIVE·2^{p(N+1)+4} (f64, N = 8: 2^-541; f32, N = 4:
+/// 2^-2). See the module doc, "Range of validity".
 pub fn min_normal_result<T: FloatTerm>(n: usize) -> f64 {
-    let e = (n as i32 - 1) * (T::PRECISION as i32 - 1) + T::PRECISION as i32 + 1;
+    let e = T::PRECISION as i32 * (n as i32 + 1) + 4;
     <f64 as FloatTerm>::ldexp(T::MIN_POSITIVE.to_f64(), e)
+}
+
+/// Largest magnitude of an operand or exact result for which the bounds above hold:
+/// MAX·2^-8.
+pub fn max_normal_result<T: FloatTerm>(_n: usize) -> f64 {
+    T::MAX.to_f64() / 256.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_ordered_and_near_their_leading_terms() {
+        let u = f64::UNIT_ROUNDOFF;
+        assert!((add_rel_bound::<f64>(2) / (3.0 * u * u) - 1.0).abs() < 1e-9);
+        assert!((mul_rel_bound::<f64>(2) / (6.0 * u * u) - 1.0).abs() < 1e-9);
+        for n in 3..=8 {
+            let r = two_u_pow::<f64>(n);
+            for b in [
+                add_rel_bound::<f64>(n),
+                mul_rel_bound::<f64>(n),
+                div_rel_bound::<f64>(n),
+                sqrt_rel_bound::<f64>(n),
+            ] {
+                assert!(b >= r && b < 1.001 * r, "n={n} b={b:e} r={r:e}");
+            }
+        }
+        assert_eq!(min_normal_result::<f64>(8), 2f64.powi(-541));
+        assert_eq!(min_normal_result::<f32>(4), 0.25);
+    }
 }

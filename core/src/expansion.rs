@@ -8,7 +8,7 @@
 //! Non-finite values: an expansion whose leading term is ±∞ or NaN has zeros below it (or NaN);
 //! [`Expansion::is_finite`] checks every term, so an intermediate NaN is never hidden.
 
-use crate::eft::{renormalize, two_sum};
+use crate::eft::two_sum;
 use crate::float::FloatTerm;
 use core::cmp::Ordering;
 
@@ -53,25 +53,31 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         Self::from_normalized(terms)
     }
 
-    /// Builds an expansion equal to the exact sum of `terms` (renormalised), or the nearest
-    /// `N`-term expansion when the sum needs more than `N` non-overlapping terms. The terms
-    /// should be roughly ordered by decreasing magnitude (as any expansion's are); non-finite
-    /// input yields a non-finite result.
+    /// Builds an expansion equal to the exact sum of `terms` (in any order), or, when the sum
+    /// needs more than `N` ulp-nonoverlapping terms, its rounding to N terms with relative
+    /// error ≤ [`crate::bounds::round_rel_bound`]. Non-finite input yields a non-finite
+    /// result.
     pub fn from_terms(terms: [T; N]) -> Self {
         if terms.iter().any(|t| !t.is_finite()) {
             let s = terms.iter().fold(T::ZERO, |acc, &t| acc + t);
             return Self::from_term(s);
         }
-        let mut scratch = terms;
-        // Sort by decreasing magnitude so the renormalisation's proof applies to any input.
-        scratch.sort_by(|a, b| b.abs().partial_cmp(&a.abs()).unwrap_or(Ordering::Equal));
-        let mut out = [T::ZERO; N];
-        renormalize(&mut scratch, &mut out);
-        Self::from_normalized(out)
+        crate::accurate::round_exact_sum(&terms)
+    }
+
+    /// Builds an expansion from terms that already satisfy the invariant (finite,
+    /// ulp-nonoverlapping, zeros only at the end), keeping them verbatim; `None` otherwise.
+    /// Useful for tests and for reading stored expansions bit for bit.
+    pub fn try_from_normalized(terms: [T; N]) -> Option<Self> {
+        if is_ulp_nonoverlapping(&terms) {
+            Some(Self::from_normalized(terms))
+        } else {
+            None
+        }
     }
 
     /// Converts an `f64` to the nearest expansion: exact for `f64` terms; for `f32` terms
-    /// exact when N ≥ 3 and the value is within f32's exponent range (greedy nearest split).
+    /// exact when N ≥ 3 and every term stays normal (|v| ≥ 2^-73; greedy nearest split).
     pub fn from_f64(v: f64) -> Self {
         let mut terms = [T::ZERO; N];
         let mut rest = v;
@@ -208,4 +214,19 @@ impl<T: FloatTerm, const N: usize> From<T> for Expansion<T, N> {
     fn from(v: T) -> Self {
         Self::from_term(v)
     }
+}
+
+/// True when `terms` are finite and ulp-nonoverlapping: |t_{i+1}| ≤ ulp(t_i), with zero terms
+/// only at the end (the invariant of the accurate tier; JMMP 2016, Def. 2.4).
+pub fn is_ulp_nonoverlapping<T: FloatTerm>(terms: &[T]) -> bool {
+    if !terms.iter().all(|t| t.is_finite()) {
+        return false;
+    }
+    terms.windows(2).all(|w| {
+        if w[0] == T::ZERO {
+            w[1] == T::ZERO
+        } else {
+            w[1].abs() <= crate::float::ulp(w[0])
+        }
+    })
 }

@@ -152,3 +152,30 @@ mod tests {
         assert_eq!(3.0f32.ldexp(-140), f32::from_bits(3 << 9));
     }
 }
+
+/// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for
+/// 2^e ≤ |x| < 2^{e+1} in the normal range and the smallest subnormal below it (and at 0).
+pub fn ulp<T: FloatTerm>(x: T) -> T {
+    let emin = if T::PRECISION == 53 { -1022 } else { -126 };
+    let a = x.to_f64().abs();
+    let e = if a == 0.0 {
+        emin
+    } else {
+        floor_log2(a).max(emin)
+    };
+    T::from_f64(<f64 as FloatTerm>::ldexp(
+        1.0,
+        e - (T::PRECISION as i32 - 1),
+    ))
+}
+
+/// ⌊log₂ a⌋ for finite a > 0 (exact, including subnormal f64).
+pub(crate) fn floor_log2(a: f64) -> i32 {
+    let bits = a.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32;
+    if e == 0 {
+        -1074 + (63 - (bits & ((1u64 << 52) - 1)).leading_zeros() as i32)
+    } else {
+        e - 1023
+    }
+}

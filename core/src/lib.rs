@@ -23,8 +23,10 @@
 #![deny(missing_docs)]
 
 pub mod accurate;
+pub mod batch;
 pub mod bounds;
 pub mod decimal;
+pub mod dw;
 pub mod eft;
 pub mod expansion;
 pub mod fast;
@@ -32,7 +34,7 @@ pub mod float;
 pub mod henon;
 
 pub use decimal::ParseExpansionError;
-pub use expansion::{Expansion, MAX_TERMS};
+pub use expansion::{is_ulp_nonoverlapping, Expansion, MAX_TERMS};
 pub use float::FloatTerm;
 pub use henon::{henon_iterate, henon_step, Fast, MapScalar};
 

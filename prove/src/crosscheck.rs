@@ -1,0 +1,202 @@
+//! The independent second proof path (MATH.md §4.4): a 2-D Krawczyk on F(z) = h^p(z) − z in
+//! MPFR interval arithmetic, over the same parameter box. It shares no code with the
+//! multiple-shooting proof beyond the interval type: the map is iterated directly on boxes,
+//! the Jacobian of h^p over the box is the product of the 2×2 interval Jacobians, and the
+//! preconditioner is a floating-point inverse of Dh^p(ž) − I.
+//!
+//! K(Z) = ž − C·F(ž) + (I − C·DF(Z))·(Z − ž) with I − C·DF(Z) formed first as an interval
+//! matrix (MATH.md's trap: (Z − ž) − C·(DF(Z)·(Z − ž)) would not cancel). K(Z) ⊂ int Z proves
+//! a unique fixed point of h^p in Z for every parameter in the box. The monodromy enclosure
+//! over Z then decides stability by the same Jury test. Direct shooting wraps like the
+//! products of |Dh|, so it needs about twice the bits of the main proof; it is run at a
+//! precision chosen from the measured growth.
+
+use crate::ivl::{Ivl, MpIv};
+use crate::krawczyk::ipow;
+use crate::params::ParamBox;
+use crate::stability::Stability;
+use rug::float::Round;
+use rug::Float;
+
+/// Result of the cross-check.
+#[derive(Clone, Debug)]
+pub struct CrossCheck {
+    /// Whether K(Z) ⊂ int Z was shown.
+    pub proved: bool,
+    /// Centre ž = (x, y).
+    pub centre: [Float; 2],
+    /// Radii of Z.
+    pub radii: [Float; 2],
+    /// Enclosure of tr Dh^p over Z (when proved).
+    pub trace: Option<MpIv>,
+    /// Stability decision over Z.
+    pub decision: Stability,
+    /// Precision used (bits).
+    pub bits: u32,
+    /// max |K − ž|/ρ (rounded up), informative.
+    pub contraction: f64,
+    /// What went wrong, if anything.
+    pub reason: Option<String>,
+}
+
+fn h_box(ia: &MpIv, ib: &MpIv, one: &MpIv, x: &MpIv, y: &MpIv) -> (MpIv, MpIv) {
+    (y.add(one).sub(&ia.mul(&x.sqr())), ib.mul(x))
+}
+
+/// Iterates boxes p times and returns (h^p(Z), Dh^p over Z as [m11, m12, m21, m22]).
+fn shoot(ia: &MpIv, ib: &MpIv, x: MpIv, y: MpIv, p: usize, prec: u32) -> ((MpIv, MpIv), [MpIv; 4]) {
+    let one = MpIv::int(1, prec);
+    let m2a = MpIv::int(-2, prec).mul(ia);
+    let mut m = [
+        one.clone(),
+        MpIv::int(0, prec),
+        MpIv::int(0, prec),
+        one.clone(),
+    ];
+    let (mut x, mut y) = (x, y);
+    for _ in 0..p {
+        let j11 = m2a.mul(&x);
+        let n = [
+            j11.mul(&m[0]).add(&m[2]),
+            j11.mul(&m[1]).add(&m[3]),
+            ib.mul(&m[0]),
+            ib.mul(&m[1]),
+        ];
+        m = n;
+        let (nx, ny) = h_box(ia, ib, &one, &x, &y);
+        x = nx;
+        y = ny;
+    }
+    ((x, y), m)
+}
+
+/// Runs the 2-D Krawczyk around ž = (x0, b̌·x_{p−1}) at `prec` bits.
+pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32) -> CrossCheck {
+    let ia = MpIv::from_bounds(&pb.a.lo, &pb.a.hi, prec);
+    let ib = MpIv::from_bounds(&pb.b.lo, &pb.b.hi, prec);
+    let zx = Float::with_val(prec, x0);
+    let zy = Float::with_val(prec, &pb.b.centre * xlast);
+    let fail = |reason: String, radii: [Float; 2]| CrossCheck {
+        proved: false,
+        centre: [zx.clone(), zy.clone()],
+        radii,
+        trace: None,
+        decision: Stability::Undecided,
+        bits: prec,
+        contraction: f64::INFINITY,
+        reason: Some(reason),
+    };
+    let zero2 = [Float::with_val(53, 0), Float::with_val(53, 0)];
+    // F(ž) over the parameter box.
+    let ((fx, fy), _) = shoot(
+        &ia,
+        &ib,
+        MpIv::point(&zx, prec),
+        MpIv::point(&zy, prec),
+        p,
+        prec,
+    );
+    let fx = fx.sub(&MpIv::point(&zx, prec));
+    let fy = fy.sub(&MpIv::point(&zy, prec));
+    // Point monodromy at ž for the preconditioner (midpoints of a thin enclosure).
+    let iac = MpIv::point(&pb.a.centre, prec);
+    let ibc = MpIv::point(&pb.b.centre, prec);
+    let (_, mc) = shoot(
+        &iac,
+        &ibc,
+        MpIv::point(&zx, prec),
+        MpIv::point(&zy, prec),
+        p,
+        prec,
+    );
+    let mid = |v: &MpIv| Float::with_val(prec, v.lo() + v.hi()) / 2u32;
+    let (a11, a12, a21, a22) = (
+        mid(&mc[0]) - 1u32,
+        mid(&mc[1]),
+        mid(&mc[2]),
+        mid(&mc[3]) - 1u32,
+    );
+    let det = Float::with_val(prec, &a11 * &a22) - Float::with_val(prec, &a12 * &a21);
+    if det.is_zero() || !det.is_finite() {
+        return fail("Dh^p(ž) − I numerically singular".into(), zero2);
+    }
+    let c = [
+        MpIv::point(&Float::with_val(prec, &a22 / &det), prec),
+        MpIv::point(&(-Float::with_val(prec, &a12 / &det)), prec),
+        MpIv::point(&(-Float::with_val(prec, &a21 / &det)), prec),
+        MpIv::point(&Float::with_val(prec, &a11 / &det), prec),
+    ];
+    // −C·F(ž)
+    let cf_x = c[0].mul(&fx).add(&c[1].mul(&fy)).neg();
+    let cf_y = c[2].mul(&fx).add(&c[3].mul(&fy)).neg();
+    let up = |v: &Float| Float::with_val_round(53, v, Round::Up).0;
+    let mut rho = [up(&(cf_x.mag() * 4u32)), up(&(cf_y.mag() * 4u32))];
+    let floor = up(&(rho[0].clone().max(&rho[1]) * 2f64.powi(-30)));
+    for r in rho.iter_mut() {
+        if *r < floor {
+            *r = floor.clone();
+        }
+        if r.is_zero() {
+            *r = Float::with_val(53, 2f64.powi(-200));
+        }
+    }
+    let one = MpIv::int(1, prec);
+    for _ in 0..12 {
+        let ex = MpIv::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
+        let ey = MpIv::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
+        let bxz = MpIv::point(&zx, prec).add(&ex);
+        let byz = MpIv::point(&zy, prec).add(&ey);
+        let (_, m) = shoot(&ia, &ib, bxz, byz, p, prec);
+        let df = [m[0].sub(&one), m[1].clone(), m[2].clone(), m[3].sub(&one)];
+        // B = I − C·DF(Z), formed before applying it.
+        let b11 = one.sub(&c[0].mul(&df[0]).add(&c[1].mul(&df[2])));
+        let b12 = c[0].mul(&df[1]).add(&c[1].mul(&df[3])).neg();
+        let b21 = c[2].mul(&df[0]).add(&c[3].mul(&df[2])).neg();
+        let b22 = one.sub(&c[2].mul(&df[1]).add(&c[3].mul(&df[3])));
+        let kx = cf_x.add(&b11.mul(&ex)).add(&b12.mul(&ey));
+        let ky = cf_y.add(&b21.mul(&ex)).add(&b22.mul(&ey));
+        if !(kx.is_finite() && ky.is_finite()) {
+            return fail("enclosure not finite".into(), rho);
+        }
+        let inside = |k: &MpIv, r: &Float| k.certainly_inside_open(&Float::with_val(53, -r), r);
+        let ratio =
+            |k: &MpIv, r: &Float| Float::with_val_round(53, k.mag() / r, Round::Up).0.to_f64();
+        let worst = ratio(&kx, &rho[0]).max(ratio(&ky, &rho[1]));
+        if inside(&kx, &rho[0]) && inside(&ky, &rho[1]) {
+            let trace = m[0].add(&m[3]);
+            let det = ipow(&ib.neg(), p as u64, prec);
+            let one_det = one.add(&det);
+            let (at, ad) = (trace.abs(), det.abs());
+            let decision = if ad.certainly_lt(&one) && at.certainly_lt(&one_det) {
+                Stability::Attracting
+            } else if one.certainly_lt(&ad) || one_det.certainly_lt(&at) {
+                Stability::NotAttracting
+            } else {
+                Stability::Undecided
+            };
+            return CrossCheck {
+                proved: true,
+                centre: [zx.clone(), zy.clone()],
+                radii: rho,
+                trace: Some(trace),
+                decision,
+                bits: prec,
+                contraction: worst,
+                reason: None,
+            };
+        }
+        let grow = |r: &Float, k: &MpIv| {
+            let v = up(&(k.mag() * 2u32));
+            if v > *r {
+                v
+            } else {
+                r.clone()
+            }
+        };
+        rho = [grow(&rho[0], &kx), grow(&rho[1], &ky)];
+        if rho[0] > 1e-3 || rho[1] > 1e-3 {
+            return fail(format!("boxes grew past 1e-3 at {prec} bits"), rho);
+        }
+    }
+    fail("no inclusion after 12 inflations".into(), rho)
+}

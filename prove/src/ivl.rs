@@ -1,0 +1,459 @@
+//! The interval arithmetic the proof runs in, behind one small trait [`Ivl`], with two
+//! implementations: [`F64Iv`] (inari's correctly outward-rounded f64 intervals) and [`MpIv`]
+//! (MPFR endpoints at a precision fixed at construction, lower endpoints rounded down, upper
+//! rounded up). Every operation returns an interval containing every exact result for every
+//! point of its inputs; nothing sets a global rounding mode.
+//!
+//! Endpoints are exchanged with the rest of the crate as exact `rug::Float`s, so certificates
+//! store them bit for bit whatever the kind.
+
+use rug::float::Round;
+use rug::Float;
+use std::cmp::Ordering;
+
+/// An interval type the proof can run in.
+pub trait Ivl: Clone + std::fmt::Debug {
+    /// Short name recorded in certificates (`f64-interval`, `mpfr-interval`).
+    const KIND: &'static str;
+    /// Encloses the exact value `v` (a singleton when representable at `prec`).
+    fn point(v: &Float, prec: u32) -> Self;
+    /// Encloses the exact interval [lo, hi] (outward rounded to `prec`).
+    fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self;
+    /// Encloses a small integer.
+    fn int(v: i32, prec: u32) -> Self {
+        Self::point(&Float::with_val(64, v), prec)
+    }
+    /// An enclosure of self with short endpoints (outward rounded), for tiny quantities whose
+    /// relative accuracy does not matter; multiplying by it is then cheap. Default: self.
+    fn coarse(&self) -> Self {
+        self.clone()
+    }
+    /// self + o
+    fn add(&self, o: &Self) -> Self;
+    /// self − o
+    fn sub(&self, o: &Self) -> Self;
+    /// self · o
+    fn mul(&self, o: &Self) -> Self;
+    /// −self
+    fn neg(&self) -> Self;
+    /// self² (tighter than self·self when the interval contains 0)
+    fn sqr(&self) -> Self;
+    /// 1/self, or `None` when self may contain 0 (or is not finite)
+    fn recip(&self) -> Option<Self>;
+    /// Lower endpoint, exactly.
+    fn lo(&self) -> Float;
+    /// Upper endpoint, exactly.
+    fn hi(&self) -> Float;
+    /// True when both endpoints are finite (an interval with NaN or ±∞ proves nothing).
+    fn is_finite(&self) -> bool;
+    /// True when every point of self lies in the open interval (lo, hi).
+    fn certainly_inside_open(&self, lo: &Float, hi: &Float) -> bool {
+        self.is_finite() && self.lo() > *lo && self.hi() < *hi
+    }
+    /// True when self and o have no common point.
+    fn certainly_disjoint(&self, o: &Self) -> bool {
+        self.is_finite() && o.is_finite() && (self.hi() < o.lo() || o.hi() < self.lo())
+    }
+    /// True when every point of self is < every point of o.
+    fn certainly_lt(&self, o: &Self) -> bool {
+        self.is_finite() && o.is_finite() && self.hi() < o.lo()
+    }
+    /// max(|lo|, |hi|) as an exact float (∞ when not finite).
+    fn mag(&self) -> Float {
+        if !self.is_finite() {
+            return Float::with_val(53, f64::INFINITY);
+        }
+        let (l, h) = (self.lo().abs(), self.hi().abs());
+        if l > h {
+            l
+        } else {
+            h
+        }
+    }
+    /// |self| as an interval.
+    fn abs(&self) -> Self {
+        if self.lo() >= 0 {
+            self.clone()
+        } else if self.hi() <= 0 {
+            self.neg()
+        } else {
+            let m = self.mag();
+            let p = m.prec();
+            Self::from_bounds(&Float::with_val(p, 0), &m, p)
+        }
+    }
+}
+
+/// An f64 interval (inari).
+#[derive(Clone, Copy, Debug)]
+pub struct F64Iv(pub inari::Interval);
+
+impl Ivl for F64Iv {
+    const KIND: &'static str = "f64-interval";
+    fn point(v: &Float, _prec: u32) -> Self {
+        let lo = v.to_f64_round(Round::Down);
+        let hi = v.to_f64_round(Round::Up);
+        F64Iv(inari::Interval::try_from((lo, hi)).unwrap_or(inari::Interval::ENTIRE))
+    }
+    fn from_bounds(lo: &Float, hi: &Float, _prec: u32) -> Self {
+        let l = lo.to_f64_round(Round::Down);
+        let h = hi.to_f64_round(Round::Up);
+        F64Iv(inari::Interval::try_from((l, h)).unwrap_or(inari::Interval::ENTIRE))
+    }
+    fn add(&self, o: &Self) -> Self {
+        F64Iv(self.0 + o.0)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        F64Iv(self.0 - o.0)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        F64Iv(self.0 * o.0)
+    }
+    fn neg(&self) -> Self {
+        F64Iv(-self.0)
+    }
+    fn sqr(&self) -> Self {
+        F64Iv(self.0.sqr())
+    }
+    fn recip(&self) -> Option<Self> {
+        if !self.is_finite() || self.0.contains(0.0) {
+            return None;
+        }
+        Some(F64Iv(self.0.recip()))
+    }
+    fn lo(&self) -> Float {
+        Float::with_val(53, self.0.inf())
+    }
+    fn hi(&self) -> Float {
+        Float::with_val(53, self.0.sup())
+    }
+    fn is_finite(&self) -> bool {
+        !self.0.is_empty() && self.0.inf().is_finite() && self.0.sup().is_finite()
+    }
+}
+
+/// An interval with MPFR endpoints at a fixed precision (the precision of `lo`).
+#[derive(Clone, Debug)]
+pub struct MpIv {
+    lo: Float,
+    hi: Float,
+}
+
+macro_rules! rnd {
+    ($p:expr, $e:expr, $r:expr) => {
+        Float::with_val_round($p, $e, $r).0
+    };
+}
+
+fn fmin(a: Float, b: Float) -> Float {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+fn fmax(a: Float, b: Float) -> Float {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+impl MpIv {
+    /// Precision of the endpoints.
+    pub fn prec(&self) -> u32 {
+        self.lo.prec()
+    }
+}
+
+impl Ivl for MpIv {
+    const KIND: &'static str = "mpfr-interval";
+    fn point(v: &Float, prec: u32) -> Self {
+        MpIv {
+            lo: rnd!(prec, v, Round::Down),
+            hi: rnd!(prec, v, Round::Up),
+        }
+    }
+    fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self {
+        // Endpoints that already fit `prec` are kept exactly at their own (shorter) precision,
+        // so that products with them are cheap; results of operations take the larger
+        // precision of their operands.
+        if lo.prec() <= prec && hi.prec() <= prec {
+            let p = lo.prec().max(hi.prec());
+            return MpIv {
+                lo: Float::with_val(p, lo),
+                hi: Float::with_val(p, hi),
+            };
+        }
+        MpIv {
+            lo: rnd!(prec, lo, Round::Down),
+            hi: rnd!(prec, hi, Round::Up),
+        }
+    }
+    fn int(v: i32, _prec: u32) -> Self {
+        // Exact at 64 bits; operations with it run at the other operand's precision.
+        MpIv {
+            lo: Float::with_val(64, v),
+            hi: Float::with_val(64, v),
+        }
+    }
+    fn coarse(&self) -> Self {
+        MpIv {
+            lo: rnd!(64, &self.lo, Round::Down),
+            hi: rnd!(64, &self.hi, Round::Up),
+        }
+    }
+    fn add(&self, o: &Self) -> Self {
+        let p = self.prec().max(o.prec());
+        MpIv {
+            lo: rnd!(p, &self.lo + &o.lo, Round::Down),
+            hi: rnd!(p, &self.hi + &o.hi, Round::Up),
+        }
+    }
+    fn sub(&self, o: &Self) -> Self {
+        let p = self.prec().max(o.prec());
+        MpIv {
+            lo: rnd!(p, &self.lo - &o.hi, Round::Down),
+            hi: rnd!(p, &self.hi - &o.lo, Round::Up),
+        }
+    }
+    fn mul(&self, o: &Self) -> Self {
+        let p = self.prec().max(o.prec());
+        let (a, b, c, d) = (&self.lo, &self.hi, &o.lo, &o.hi);
+        let dn = |x: &Float, y: &Float| rnd!(p, x * y, Round::Down);
+        let up = |x: &Float, y: &Float| rnd!(p, x * y, Round::Up);
+        let (lo, hi) = if *a >= 0 {
+            if *c >= 0 {
+                (dn(a, c), up(b, d))
+            } else if *d <= 0 {
+                (dn(b, c), up(a, d))
+            } else {
+                (dn(b, c), up(b, d))
+            }
+        } else if *b <= 0 {
+            if *c >= 0 {
+                (dn(a, d), up(b, c))
+            } else if *d <= 0 {
+                (dn(b, d), up(a, c))
+            } else {
+                (dn(a, d), up(a, c))
+            }
+        } else if *c >= 0 {
+            (dn(a, d), up(b, d))
+        } else if *d <= 0 {
+            (dn(b, c), up(a, c))
+        } else if a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite() {
+            (fmin(dn(a, d), dn(b, c)), fmax(up(a, c), up(b, d)))
+        } else {
+            // NaN or infinite endpoints: give up on the value, keep the flag.
+            (Float::with_val(p, f64::NAN), Float::with_val(p, f64::NAN))
+        };
+        MpIv { lo, hi }
+    }
+    fn neg(&self) -> Self {
+        MpIv {
+            lo: -self.hi.clone(),
+            hi: -self.lo.clone(),
+        }
+    }
+    fn sqr(&self) -> Self {
+        let p = self.prec();
+        let (a, b) = (&self.lo, &self.hi);
+        if *a >= 0 {
+            MpIv {
+                lo: rnd!(p, a * a, Round::Down),
+                hi: rnd!(p, b * b, Round::Up),
+            }
+        } else if *b <= 0 {
+            MpIv {
+                lo: rnd!(p, b * b, Round::Down),
+                hi: rnd!(p, a * a, Round::Up),
+            }
+        } else {
+            MpIv {
+                lo: Float::with_val(p, 0),
+                hi: fmax(rnd!(p, a * a, Round::Up), rnd!(p, b * b, Round::Up)),
+            }
+        }
+    }
+    fn recip(&self) -> Option<Self> {
+        if !self.is_finite() || !(self.lo > 0 || self.hi < 0) {
+            return None;
+        }
+        let p = self.prec();
+        Some(MpIv {
+            lo: rnd!(p, 1 / &self.hi, Round::Down),
+            hi: rnd!(p, 1 / &self.lo, Round::Up),
+        })
+    }
+    fn lo(&self) -> Float {
+        self.lo.clone()
+    }
+    fn hi(&self) -> Float {
+        self.hi.clone()
+    }
+    fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite() && self.lo <= self.hi
+    }
+}
+
+/// An interval with N-term f64 expansion endpoints: `expanse_interval::ExpInterval<N>`
+/// (outward rounding from the core crate's proven error bounds), adapted to [`Ivl`]. Any
+/// number with at most 53·N significant bits is exactly an N-term expansion, so the proof
+/// passes it centres rounded to 53·N bits.
+#[derive(Clone, Debug)]
+pub struct ExpIv<const N: usize>(pub expanse_interval::ExpInterval<N>);
+
+impl<const N: usize> ExpIv<N> {
+    fn wrap(v: expanse_interval::ExpInterval<N>) -> Self {
+        ExpIv(v)
+    }
+}
+
+impl<const N: usize> Ivl for ExpIv<N> {
+    const KIND: &'static str = "exp-interval";
+    fn point(v: &Float, _prec: u32) -> Self {
+        Self::from_bounds(v, v, 0)
+    }
+    fn from_bounds(lo: &Float, hi: &Float, _prec: u32) -> Self {
+        use expanse_interval::IntervalArith;
+        let ctx = ();
+        Self::wrap(
+            expanse_interval::ExpInterval::<N>::from_rug_bounds(&ctx, lo, hi)
+                .unwrap_or_else(|_| expanse_interval::ExpInterval::<N>::empty(&ctx)),
+        )
+    }
+    fn add(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.add(&o.0))
+    }
+    fn sub(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.sub(&o.0))
+    }
+    fn mul(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.mul(&o.0))
+    }
+    fn neg(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.neg())
+    }
+    fn sqr(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.sqr())
+    }
+    fn recip(&self) -> Option<Self> {
+        use expanse_interval::IntervalArith;
+        if !self.is_finite() || !(self.lo() > 0 || self.hi() < 0) {
+            return None;
+        }
+        let r = self.0.recip();
+        let out = Self::wrap(r);
+        if out.is_finite() {
+            Some(out)
+        } else {
+            None
+        }
+    }
+    fn lo(&self) -> Float {
+        use expanse_interval::IntervalArith;
+        self.0.inf_rug()
+    }
+    fn hi(&self) -> Float {
+        use expanse_interval::IntervalArith;
+        self.0.sup_rug()
+    }
+    fn is_finite(&self) -> bool {
+        use expanse_interval::IntervalArith;
+        !self.0.is_empty() && self.0.is_bounded()
+    }
+}
+
+/// `Ordering` of two exact floats, `None` when either is NaN.
+pub fn cmp(a: &Float, b: &Float) -> Option<Ordering> {
+    a.partial_cmp(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rug::Rational;
+
+    fn q(v: &Float) -> Rational {
+        v.to_rational().unwrap()
+    }
+
+    fn check_encloses<S: Ivl>(prec: u32) {
+        // Random-ish intervals of every sign pattern; the exact results of the operation on
+        // the endpoints (rationals, exact) must lie inside the computed interval.
+        let vals = [-3.7, -1.1, -0.0, 0.0, 0.3, 1.0 / 3.0, 2.5, 1e-20, -7e15];
+        let third = Rational::from((1, 3));
+        for &l in &vals {
+            for &h in &vals {
+                if l > h {
+                    continue;
+                }
+                for &l2 in &vals {
+                    for &h2 in &vals {
+                        if l2 > h2 {
+                            continue;
+                        }
+                        // Endpoints shifted by an inexact third so rounding really happens.
+                        let lo1 = Rational::from_f64(l).unwrap() - &third;
+                        let hi1 = Rational::from_f64(h).unwrap() - &third;
+                        let lo2 = Rational::from_f64(l2).unwrap() + &third;
+                        let hi2 = Rational::from_f64(h2).unwrap() + &third;
+                        let f = |r: &Rational, rr| Float::with_val_round(prec, r, rr).0;
+                        let x = S::from_bounds(&f(&lo1, Round::Down), &f(&hi1, Round::Up), prec);
+                        let y = S::from_bounds(&f(&lo2, Round::Down), &f(&hi2, Round::Up), prec);
+                        let sum = x.add(&y);
+                        let dif = x.sub(&y);
+                        let pro = x.mul(&y);
+                        let sq = x.sqr();
+                        for a in [&lo1, &hi1] {
+                            for b in [&lo2, &hi2] {
+                                let inside =
+                                    |iv: &S, v: Rational| q(&iv.lo()) <= v && v <= q(&iv.hi());
+                                assert!(inside(&sum, Rational::from(a + b)));
+                                assert!(inside(&dif, Rational::from(a - b)));
+                                assert!(inside(&pro, Rational::from(a * b)));
+                                assert!(inside(&sq, Rational::from(a * a)));
+                                if let Some(r) = y.recip() {
+                                    assert!(inside(&r, Rational::from(1 / b.clone())));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mpfr_intervals_enclose_exact_results() {
+        check_encloses::<MpIv>(60);
+        check_encloses::<MpIv>(300);
+    }
+
+    #[test]
+    fn expansion_intervals_enclose_exact_results() {
+        check_encloses::<ExpIv<2>>(106);
+        check_encloses::<ExpIv<4>>(212);
+    }
+
+    #[test]
+    fn f64_intervals_enclose_exact_results() {
+        check_encloses::<F64Iv>(53);
+    }
+
+    #[test]
+    fn mpfr_interval_is_tight_at_high_precision() {
+        let third = Float::with_val(400, 1) / 3u32;
+        let x = MpIv::point(&third, 200);
+        let w = Float::with_val(53, x.hi() - x.lo());
+        assert!(w > 0 && w < Float::with_val(53, 2f64.powi(-200)));
+    }
+}
