@@ -80,7 +80,7 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     );
 
     let cut = dir.join("cut.jsonl");
-    let ckpt = dir.join("cut.jsonl.checkpoint.jsonl");
+    let ckpt = dir.join("cut.jsonl.checkpoint");
     let mut child = Command::new(EXE)
         .arg("search")
         .args(LONG)

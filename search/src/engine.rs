@@ -750,7 +750,7 @@ mod tests {
     fn checkpoint_drops_a_torn_last_line_and_rejects_corruption() {
         let dir = std::env::temp_dir().join(format!("expanse-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("c.checkpoint.jsonl");
+        let p = dir.join("c.checkpoint");
         let line = |c: u64, end: u64| {
             let mut v = serde_json::to_vec(&ChunkLine {
                 chunk: c,

@@ -3,7 +3,7 @@
 //! - `<out>`: JSON Lines, one [`CandidateLine`] per distinct cycle found (per parameter, in
 //!   parameter order, then by the first initial point that reached it). Every float is text:
 //!   an exact decimal and/or a C99 hex float ([`crate::hexfloat`]); never default formatting.
-//! - `<out>.checkpoint.jsonl`: one [`ChunkLine`] per finished chunk, appended and fsynced
+//! - `<out>.checkpoint`: one [`ChunkLine`] per finished chunk, appended and fsynced
 //!   *after* the chunk's candidates were appended and fsynced; it records the byte length of
 //!   `<out>` at the end of the chunk, so a resume truncates `<out>` to the last committed
 //!   chunk and drops a torn last line of either file.
@@ -178,7 +178,7 @@ pub struct OutPaths {
     pub candidates: PathBuf,
     /// `<out>.manifest.json`.
     pub manifest: PathBuf,
-    /// `<out>.checkpoint.jsonl`.
+    /// `<out>.checkpoint`.
     pub checkpoint: PathBuf,
 }
 
@@ -193,7 +193,7 @@ impl OutPaths {
         Self {
             candidates: out.to_path_buf(),
             manifest: with(".manifest.json"),
-            checkpoint: with(".checkpoint.jsonl"),
+            checkpoint: with(".checkpoint"),
         }
     }
 
@@ -317,6 +317,6 @@ mod tests {
     fn companion_paths() {
         let p = OutPaths::new(Path::new("/tmp/run/c.jsonl"));
         assert_eq!(p.manifest, Path::new("/tmp/run/c.jsonl.manifest.json"));
-        assert_eq!(p.checkpoint, Path::new("/tmp/run/c.jsonl.checkpoint.jsonl"));
+        assert_eq!(p.checkpoint, Path::new("/tmp/run/c.jsonl.checkpoint"));
     }
 }
