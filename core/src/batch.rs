@@ -15,25 +15,96 @@ use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 use core::ops::{Add, Mul, Neg, Sub};
 
-/// W values of type T processed together (one SIMD register or a few).
+/// A group of lanes of one term type with the operations the fast tier needs. Every
+/// operation is the lane-wise IEEE operation (round to nearest), so each lane computes exactly
+/// what the scalar code computes.
+pub trait Lane:
+    Copy
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+{
+    /// The term type of every lane.
+    type Scalar: FloatTerm;
+    /// Number of lanes.
+    const WIDTH: usize;
+    /// Every lane equal to `v`.
+    fn splat(v: Self::Scalar) -> Self;
+    /// Lane-wise fused multiply-add self·a + b.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// Lane-wise `if c != 0 (or NaN) { a } else { b }`.
+    fn select_nonzero(c: Self, a: Self, b: Self) -> Self;
+    /// Lane-wise `if j == k { a } else { b }`.
+    fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self;
+    /// Lane-wise `if j < k { a } else { b }`.
+    fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self;
+    /// Lane `l`.
+    fn get(&self, l: usize) -> Self::Scalar;
+    /// Sets lane `l`.
+    fn set(&mut self, l: usize, v: Self::Scalar);
+}
+
+/// W values of type T processed together: the portable lane type (the compiler may or may not
+/// vectorise it; [`F64x4`] is the explicit AVX2 one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(transparent)]
 pub struct Lanes<T: FloatTerm, const W: usize>(pub [T; W]);
 
-impl<T: FloatTerm, const W: usize> Lanes<T, W> {
-    /// Every lane equal to `v`.
+impl<T: FloatTerm, const W: usize> Lane for Lanes<T, W> {
+    type Scalar = T;
+    const WIDTH: usize = W;
     #[inline(always)]
-    pub fn splat(v: T) -> Self {
+    fn splat(v: T) -> Self {
         Self([v; W])
     }
-    /// Lane-wise fused multiply-add self·a + b.
     #[inline(always)]
-    pub fn mul_add(self, a: Self, b: Self) -> Self {
+    fn mul_add(self, a: Self, b: Self) -> Self {
         let mut r = self.0;
         for l in 0..W {
             r[l] = self.0[l].mul_add(a.0[l], b.0[l]);
         }
         Self(r)
+    }
+    #[inline(always)]
+    fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for l in 0..W {
+            if c.0[l] != T::ZERO {
+                r[l] = a.0[l];
+            }
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for l in 0..W {
+            if j.0[l] == k.0[l] {
+                r[l] = a.0[l];
+            }
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for l in 0..W {
+            if j.0[l] < k.0[l] {
+                r[l] = a.0[l];
+            }
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn get(&self, l: usize) -> T {
+        self.0[l]
+    }
+    #[inline(always)]
+    fn set(&mut self, l: usize, v: T) {
+        self.0[l] = v;
     }
 }
 
@@ -68,11 +139,210 @@ impl<T: FloatTerm, const W: usize> Neg for Lanes<T, W> {
     }
 }
 
-type V<T, const W: usize> = Lanes<T, W>;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+mod avx2 {
+    //! Four f64 lanes in one AVX2 register. The crate is built with `target-cpu=x86-64-v3`
+    //! (see `.cargo/config.toml`), and this module exists only when AVX2 and FMA are enabled at
+    //! compile time, which is what makes the intrinsics below sound to call.
+    use super::Lane;
+    use core::arch::x86_64::*;
+    use core::ops::{Add, Mul, Neg, Sub};
+
+    /// Four f64 lanes in an AVX2 register.
+    #[derive(Clone, Copy, Debug)]
+    #[repr(transparent)]
+    pub struct F64x4(__m256d);
+
+    // SAFETY (every `unsafe` block in this module): the intrinsics need AVX2/FMA, which the
+    // cfg on this module guarantees are enabled for the whole build; they touch no memory
+    // except through `storeu`/`loadu` on a local `[f64; 4]`.
+    macro_rules! binop {
+        ($tr:ident, $f:ident, $intr:ident) => {
+            impl $tr for F64x4 {
+                type Output = Self;
+                #[inline(always)]
+                fn $f(self, o: Self) -> Self {
+                    Self(unsafe { $intr(self.0, o.0) })
+                }
+            }
+        };
+    }
+    binop!(Add, add, _mm256_add_pd);
+    binop!(Sub, sub, _mm256_sub_pd);
+    binop!(Mul, mul, _mm256_mul_pd);
+
+    impl Neg for F64x4 {
+        type Output = Self;
+        #[inline(always)]
+        fn neg(self) -> Self {
+            Self(unsafe { _mm256_xor_pd(self.0, _mm256_set1_pd(-0.0)) })
+        }
+    }
+
+    impl Lane for F64x4 {
+        type Scalar = f64;
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn splat(v: f64) -> Self {
+            Self(unsafe { _mm256_set1_pd(v) })
+        }
+        #[inline(always)]
+        fn mul_add(self, a: Self, b: Self) -> Self {
+            Self(unsafe { _mm256_fmadd_pd(self.0, a.0, b.0) })
+        }
+        #[inline(always)]
+        fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
+            unsafe {
+                let m = _mm256_cmp_pd::<_CMP_NEQ_UQ>(c.0, _mm256_setzero_pd());
+                Self(_mm256_blendv_pd(b.0, a.0, m))
+            }
+        }
+        #[inline(always)]
+        fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self {
+            unsafe {
+                let m = _mm256_cmp_pd::<_CMP_EQ_OQ>(j.0, k.0);
+                Self(_mm256_blendv_pd(b.0, a.0, m))
+            }
+        }
+        #[inline(always)]
+        fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self {
+            unsafe {
+                let m = _mm256_cmp_pd::<_CMP_LT_OQ>(j.0, k.0);
+                Self(_mm256_blendv_pd(b.0, a.0, m))
+            }
+        }
+        #[inline(always)]
+        fn get(&self, l: usize) -> f64 {
+            let mut a = [0.0f64; 4];
+            unsafe { _mm256_storeu_pd(a.as_mut_ptr(), self.0) };
+            a[l]
+        }
+        #[inline(always)]
+        fn set(&mut self, l: usize, v: f64) {
+            let mut a = [0.0f64; 4];
+            unsafe {
+                _mm256_storeu_pd(a.as_mut_ptr(), self.0);
+                a[l] = v;
+                self.0 = _mm256_loadu_pd(a.as_ptr());
+            }
+        }
+    }
+}
+
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+pub use avx2::F64x4;
+
+/// The fastest f64 lane type of this build: [`F64x4`] (AVX2) where available, else four
+/// portable lanes.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+pub type F64Lanes = F64x4;
+/// The fastest f64 lane type of this build: [`F64x4`] (AVX2) where available, else four
+/// portable lanes.
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+)))]
+pub type F64Lanes = Lanes<f64, 4>;
+
+/// K lane groups of type `L` used as one lane type of K·`L::WIDTH` lanes: every operation
+/// issues K independent instructions back to back, which hides the latency of the long
+/// dependency chains of VecSum and renormalisation (one AVX2 register alone leaves the FP
+/// units mostly idle).
+#[derive(Clone, Copy, Debug)]
+pub struct Wide<L: Lane, const K: usize>(pub [L; K]);
+
+macro_rules! wide_binop {
+    ($tr:ident, $f:ident) => {
+        impl<L: Lane, const K: usize> $tr for Wide<L, K> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                let mut r = self.0;
+                for k in 0..K {
+                    r[k] = $tr::$f(self.0[k], o.0[k]);
+                }
+                Self(r)
+            }
+        }
+    };
+}
+wide_binop!(Add, add);
+wide_binop!(Sub, sub);
+wide_binop!(Mul, mul);
+
+impl<L: Lane, const K: usize> Neg for Wide<L, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self(self.0.map(|v| -v))
+    }
+}
+
+impl<L: Lane, const K: usize> Lane for Wide<L, K> {
+    type Scalar = L::Scalar;
+    const WIDTH: usize = K * L::WIDTH;
+    #[inline(always)]
+    fn splat(v: L::Scalar) -> Self {
+        Self([L::splat(v); K])
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        let mut r = self.0;
+        for k in 0..K {
+            r[k] = self.0[k].mul_add(a.0[k], b.0[k]);
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for k in 0..K {
+            r[k] = L::select_nonzero(c.0[k], a.0[k], b.0[k]);
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn select_eq(j: Self, kk: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for k in 0..K {
+            r[k] = L::select_eq(j.0[k], kk.0[k], a.0[k], b.0[k]);
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn select_lt(j: Self, kk: Self, a: Self, b: Self) -> Self {
+        let mut r = b.0;
+        for k in 0..K {
+            r[k] = L::select_lt(j.0[k], kk.0[k], a.0[k], b.0[k]);
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn get(&self, l: usize) -> L::Scalar {
+        self.0[l / L::WIDTH].get(l % L::WIDTH)
+    }
+    #[inline(always)]
+    fn set(&mut self, l: usize, v: L::Scalar) {
+        self.0[l / L::WIDTH].set(l % L::WIDTH, v)
+    }
+}
 
 /// 2Sum on lanes (same operations as [`crate::eft::two_sum`]).
 #[inline(always)]
-fn two_sum<T: FloatTerm, const W: usize>(a: V<T, W>, b: V<T, W>) -> (V<T, W>, V<T, W>) {
+fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
     let s = a + b;
     let a_virtual = s - b;
     let b_virtual = s - a_virtual;
@@ -83,7 +353,7 @@ fn two_sum<T: FloatTerm, const W: usize>(a: V<T, W>, b: V<T, W>) -> (V<T, W>, V<
 
 /// Fast2Sum on lanes (as [`crate::eft::fast_two_sum`]).
 #[inline(always)]
-fn fast_two_sum<T: FloatTerm, const W: usize>(a: V<T, W>, b: V<T, W>) -> (V<T, W>, V<T, W>) {
+fn fast_two_sum<L: Lane>(a: L, b: L) -> (L, L) {
     let s = a + b;
     let z = s - a;
     (s, b - z)
@@ -91,14 +361,14 @@ fn fast_two_sum<T: FloatTerm, const W: usize>(a: V<T, W>, b: V<T, W>) -> (V<T, W
 
 /// 2ProdFMA on lanes (as [`crate::eft::two_prod`]).
 #[inline(always)]
-fn two_prod<T: FloatTerm, const W: usize>(a: V<T, W>, b: V<T, W>) -> (V<T, W>, V<T, W>) {
+fn two_prod<L: Lane>(a: L, b: L) -> (L, L) {
     let p = a * b;
     (p, a.mul_add(b, -p))
 }
 
 /// VecSum on lanes (as [`crate::eft::vec_sum`]).
 #[inline(always)]
-fn vec_sum<T: FloatTerm, const W: usize>(x: &mut [V<T, W>]) {
+fn vec_sum<L: Lane>(x: &mut [L]) {
     let n = x.len();
     if n < 2 {
         return;
@@ -113,66 +383,56 @@ fn vec_sum<T: FloatTerm, const W: usize>(x: &mut [V<T, W>]) {
 }
 
 /// VecSumErrBranch with Fast2Sum on lanes: the scalar version's branch (emit a term when the
-/// error is non-zero, stop after N terms) becomes per-lane selects on a per-lane term count.
+/// error is non-zero, stop after N terms) becomes per-lane selects on a per-lane term count
+/// `j`, kept as a float so that compares and blends vectorise.
 #[inline(always)]
-fn vec_sum_err_branch_fast<T: FloatTerm, const N: usize, const W: usize>(
-    e: &[V<T, W>],
-) -> [V<T, W>; N] {
-    let zero = V::<T, W>::splat(T::ZERO);
+fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let one = L::splat(<L::Scalar as FloatTerm>::ONE);
+    let n_l = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
+    let ks: [L; N] =
+        core::array::from_fn(|k| L::splat(<L::Scalar as FloatTerm>::from_f64(k as f64)));
     let mut out = [zero; N];
-    let mut j = [0u32; W];
+    let mut j = zero;
     let mut eps = e[0];
     for &next in &e[1..] {
         let (r, err) = fast_two_sum(eps, next);
-        for l in 0..W {
-            let nonzero = err.0[l] != T::ZERO;
-            let emit = nonzero && (j[l] as usize) < N;
-            for (k, o) in out.iter_mut().enumerate() {
-                if emit && j[l] as usize == k {
-                    o.0[l] = r.0[l];
-                }
-            }
-            if (j[l] as usize) < N {
-                eps.0[l] = if nonzero { err.0[l] } else { r.0[l] };
-            }
-            j[l] += emit as u32;
+        for k in 0..N {
+            out[k] = L::select_eq(j, ks[k], L::select_nonzero(err, r, out[k]), out[k]);
         }
+        let next_eps = L::select_nonzero(err, err, r);
+        let next_j = L::select_nonzero(err, j + one, j);
+        eps = L::select_lt(j, n_l, next_eps, eps);
+        j = L::select_lt(j, n_l, next_j, j);
     }
-    for l in 0..W {
-        for (k, o) in out.iter_mut().enumerate() {
-            if j[l] as usize == k {
-                o.0[l] = eps.0[l];
-            }
-        }
+    for k in 0..N {
+        out[k] = L::select_eq(j, ks[k], eps, out[k]);
     }
     out
 }
 
 /// Fast renormalisation of N + 1 lane terms into N (as in [`crate::fast`]).
 #[inline(always)]
-fn renormalize_fast<T: FloatTerm, const N: usize, const W: usize>(
-    r: &mut [V<T, W>],
-) -> [V<T, W>; N] {
+fn renormalize_fast<L: Lane, const N: usize>(r: &mut [L]) -> [L; N] {
     vec_sum(r);
-    vec_sum_err_branch_fast::<T, N, W>(r)
+    vec_sum_err_branch_fast::<L, N>(r)
 }
 
 /// Fast addition on lanes: seed 001 Alg. 4, the same operations as
 /// [`Expansion::add_fast`].
 #[inline(always)]
-pub fn add_fast<T: FloatTerm, const N: usize, const W: usize>(
-    a: &[V<T, W>; N],
-    b: &[V<T, W>; N],
-) -> [V<T, W>; N] {
-    let zero = V::<T, W>::splat(T::ZERO);
-    let mut rf = [zero; 9];
+pub fn add_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    // Arrays sized by N (not by the maximum N) so nothing large is zeroed per call.
+    let mut rf2 = [[zero; N]; 2];
+    let rf = rf2.as_flattened_mut();
     let mut e = [zero; N];
     let (r0, e0) = two_sum(a[0], b[0]);
     rf[0] = r0;
     e[0] = e0;
     for n in 1..N {
         let (s, en) = two_sum(a[n], b[n]);
-        let mut chain = [zero; 9];
+        let mut chain = [zero; N];
         chain[0] = s;
         chain[1..=n].copy_from_slice(&e[..n]);
         vec_sum(&mut chain[..=n]);
@@ -185,26 +445,28 @@ pub fn add_fast<T: FloatTerm, const N: usize, const W: usize>(
         last = last + ei;
     }
     rf[N] = last;
-    renormalize_fast::<T, N, W>(&mut rf[..=N])
+    renormalize_fast::<L, N>(&mut rf[..=N])
 }
 
 /// Fast multiplication on lanes: seed 001 Alg. 5, the same operations as
 /// [`Expansion::mul_fast`].
 #[inline(always)]
-pub fn mul_fast<T: FloatTerm, const N: usize, const W: usize>(
-    a: &[V<T, W>; N],
-    b: &[V<T, W>; N],
-) -> [V<T, W>; N] {
-    let zero = V::<T, W>::splat(T::ZERO);
-    let mut rf = [zero; 9];
-    let mut e = [zero; 64];
+pub fn mul_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut rf2 = [[zero; N]; 2];
+    let rf = rf2.as_flattened_mut();
+    // After order n the carried errors number (n + 1)² ≤ N², and the chain of order n has
+    // n + 1 + n² ≤ N² terms.
+    let mut e2 = [[zero; N]; N];
+    let e = e2.as_flattened_mut();
     let (r0, e0) = two_prod(a[0], b[0]);
     rf[0] = r0;
     e[0] = e0;
     let mut e_len = 1usize;
     for n in 1..N {
-        let mut chain = [zero; 80];
-        let mut hat = [zero; 9];
+        let mut chain2 = [[zero; N]; N];
+        let chain = chain2.as_flattened_mut();
+        let mut hat = [zero; N];
         for i in 0..=n {
             let (p, eh) = two_prod(a[i], b[n - i]);
             chain[i] = p;
@@ -226,69 +488,69 @@ pub fn mul_fast<T: FloatTerm, const N: usize, const W: usize>(
         last = last + ei;
     }
     rf[N] = last;
-    renormalize_fast::<T, N, W>(&mut rf[..=N])
+    renormalize_fast::<L, N>(&mut rf[..=N])
 }
 
-/// W Hénon orbits in struct-of-arrays form: `x[i].0[l]` is term i of orbit l's x.
+/// `L::WIDTH` Hénon orbits in struct-of-arrays form: lane l of `x[i]` is term i of orbit l's x.
 #[derive(Clone, Copy, Debug)]
-pub struct Block<T: FloatTerm, const N: usize, const W: usize> {
+pub struct Block<L: Lane, const N: usize> {
     /// Terms of the x coordinates.
-    pub x: [Lanes<T, W>; N],
+    pub x: [L; N],
     /// Terms of the y coordinates.
-    pub y: [Lanes<T, W>; N],
+    pub y: [L; N],
 }
 
 /// The map's parameters broadcast to lanes, ready for [`Block::step`].
 #[derive(Clone, Copy, Debug)]
-pub struct Params<T: FloatTerm, const N: usize, const W: usize> {
-    a: [Lanes<T, W>; N],
-    b: [Lanes<T, W>; N],
-    one: [Lanes<T, W>; N],
+pub struct Params<L: Lane, const N: usize> {
+    a: [L; N],
+    b: [L; N],
+    one: [L; N],
 }
 
-impl<T: FloatTerm, const N: usize, const W: usize> Params<T, N, W> {
+impl<L: Lane, const N: usize> Params<L, N> {
     /// Broadcasts (a, b).
-    pub fn new(a: &Expansion<T, N>, b: &Expansion<T, N>) -> Self {
-        let zero = Lanes::splat(T::ZERO);
+    pub fn new(a: &Expansion<L::Scalar, N>, b: &Expansion<L::Scalar, N>) -> Self {
+        let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
         let mut one = [zero; N];
-        one[0] = Lanes::splat(T::ONE);
+        one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
         Self {
-            a: core::array::from_fn(|i| Lanes::splat(a.terms()[i])),
-            b: core::array::from_fn(|i| Lanes::splat(b.terms()[i])),
+            a: core::array::from_fn(|i| L::splat(a.terms()[i])),
+            b: core::array::from_fn(|i| L::splat(b.terms()[i])),
             one,
         }
     }
 }
 
-impl<T: FloatTerm, const N: usize, const W: usize> Block<T, N, W> {
-    /// Loads W orbits (`xs.len() == ys.len() == W`).
-    pub fn load(xs: &[Expansion<T, N>], ys: &[Expansion<T, N>]) -> Self {
+impl<L: Lane, const N: usize> Block<L, N> {
+    /// Loads `L::WIDTH` orbits (`xs.len() == ys.len() == L::WIDTH`).
+    pub fn load(xs: &[Expansion<L::Scalar, N>], ys: &[Expansion<L::Scalar, N>]) -> Self {
         assert!(
-            xs.len() == W && ys.len() == W,
-            "Block::load needs exactly W orbits"
+            xs.len() == L::WIDTH && ys.len() == L::WIDTH,
+            "Block::load needs exactly one orbit per lane"
         );
-        let mut x = [Lanes::splat(T::ZERO); N];
-        let mut y = [Lanes::splat(T::ZERO); N];
-        for l in 0..W {
+        let mut x = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+        let mut y = x;
+        for l in 0..L::WIDTH {
             for i in 0..N {
-                x[i].0[l] = xs[l].terms()[i];
-                y[i].0[l] = ys[l].terms()[i];
+                x[i].set(l, xs[l].terms()[i]);
+                y[i].set(l, ys[l].terms()[i]);
             }
         }
         Self { x, y }
     }
 
     /// Orbit `l` as fast-tier expansions (terms verbatim).
-    pub fn get(&self, l: usize) -> (Expansion<T, N>, Expansion<T, N>) {
-        let x = core::array::from_fn(|i| self.x[i].0[l]);
-        let y = core::array::from_fn(|i| self.y[i].0[l]);
+    pub fn get(&self, l: usize) -> (Expansion<L::Scalar, N>, Expansion<L::Scalar, N>) {
+        let x = core::array::from_fn(|i| self.x[i].get(l));
+        let y = core::array::from_fn(|i| self.y[i].get(l));
         (Expansion::from_normalized(x), Expansion::from_normalized(y))
     }
 
-    /// One Hénon step of all W orbits, in the documented order of operations
+    /// One Hénon step of every orbit, in the documented order of operations
     /// (x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x) with the fast tier.
     #[inline(always)]
-    pub fn step(&mut self, p: &Params<T, N, W>) {
+    pub fn step(&mut self, p: &Params<L, N>) {
         let x2 = mul_fast(&self.x, &self.x);
         let t = mul_fast(&x2, &p.a);
         let u = add_fast(&self.y, &p.one);
@@ -300,13 +562,14 @@ impl<T: FloatTerm, const N: usize, const W: usize> Block<T, N, W> {
     }
 }
 
-/// Iterates every orbit (xs[k], ys[k]) `steps` times with the fast tier, W orbits at a time;
-/// the last `len % W` orbits go through the scalar [`crate::Fast`] (same results).
-pub fn henon_iterate_batch<T: FloatTerm, const N: usize, const W: usize>(
-    a: &Expansion<T, N>,
-    b: &Expansion<T, N>,
-    xs: &mut [Expansion<T, N>],
-    ys: &mut [Expansion<T, N>],
+/// Iterates every orbit (xs[k], ys[k]) `steps` times with the fast tier, `2·L::WIDTH` orbits at
+/// a time (two independent blocks per loop iteration keep more operations in flight); the
+/// remaining orbits go through the scalar [`crate::Fast`] (same results).
+pub fn henon_iterate_batch<L: Lane, const N: usize>(
+    a: &Expansion<L::Scalar, N>,
+    b: &Expansion<L::Scalar, N>,
+    xs: &mut [Expansion<L::Scalar, N>],
+    ys: &mut [Expansion<L::Scalar, N>],
     steps: u64,
 ) {
     assert_eq!(
@@ -314,22 +577,120 @@ pub fn henon_iterate_batch<T: FloatTerm, const N: usize, const W: usize>(
         ys.len(),
         "henon_iterate_batch: xs and ys differ in length"
     );
-    let p = Params::<T, N, W>::new(a, b);
-    let full = xs.len() / W * W;
-    for (cx, cy) in xs[..full].chunks_mut(W).zip(ys[..full].chunks_mut(W)) {
-        let mut blk = Block::<T, N, W>::load(cx, cy);
+    let p = Params::<L, N>::new(a, b);
+    let w = L::WIDTH;
+    let full = xs.len() / (2 * w) * (2 * w);
+    for (cx, cy) in xs[..full]
+        .chunks_mut(2 * w)
+        .zip(ys[..full].chunks_mut(2 * w))
+    {
+        let mut b0 = Block::<L, N>::load(&cx[..w], &cy[..w]);
+        let mut b1 = Block::<L, N>::load(&cx[w..], &cy[w..]);
         for _ in 0..steps {
-            blk.step(&p);
+            b0.step(&p);
+            b1.step(&p);
         }
-        for l in 0..W {
-            let (x, y) = blk.get(l);
-            cx[l] = x;
-            cy[l] = y;
+        for l in 0..w {
+            (cx[l], cy[l]) = b0.get(l);
+            (cx[w + l], cy[w + l]) = b1.get(l);
         }
     }
     for k in full..xs.len() {
         let (x, y) = crate::henon_iterate(a, b, &crate::Fast(xs[k]), &crate::Fast(ys[k]), steps);
         xs[k] = x.0;
         ys[k] = y.0;
+    }
+}
+
+/// Double-word (N = 2) accurate-tier operations on lanes: the same operations as
+/// [`crate::dw`] minus the input renormalisation, which is the identity on the normalised
+/// double-words these functions receive (they produce normalised double-words, and the batch
+/// entry point normalises its inputs once). Bounds: see [`crate::bounds`] (N = 2).
+mod dw_lanes {
+    use super::{fast_two_sum, two_prod, two_sum, Lane};
+
+    /// AccurateDWPlusDW (JMP Alg. 6).
+    #[inline(always)]
+    pub fn add<L: Lane>(x: (L, L), y: (L, L)) -> (L, L) {
+        let (sh, sl) = two_sum(x.0, y.0);
+        let (th, tl) = two_sum(x.1, y.1);
+        let c = sl + th;
+        let (vh, vl) = fast_two_sum(sh, c);
+        let w = tl + vl;
+        fast_two_sum(vh, w)
+    }
+
+    /// DWTimesDW with FMA (JMP Alg. 12).
+    #[inline(always)]
+    pub fn mul<L: Lane>(x: (L, L), y: (L, L)) -> (L, L) {
+        let (ch, cl1) = two_prod(x.0, y.0);
+        let tl0 = x.1 * y.1;
+        let tl1 = x.0.mul_add(y.1, tl0);
+        let cl2 = x.1.mul_add(y.0, tl1);
+        let cl3 = cl1 + cl2;
+        fast_two_sum(ch, cl3)
+    }
+}
+
+/// Iterates every orbit `steps` times with the *accurate* tier for N = 2 (double-word
+/// arithmetic with proven bounds, JMP 2017), `2·L::WIDTH` orbits at a time. For finite orbits
+/// the results equal `henon_step` on `Expansion<_, 2>` (the accurate tier) term for term; the
+/// inputs are first normalised (exactly) as the accurate tier does. Non-finite values stay
+/// non-finite (their NaN/∞ pattern may differ from the scalar code's).
+pub fn henon_iterate_batch_dw<L: Lane>(
+    a: &Expansion<L::Scalar, 2>,
+    b: &Expansion<L::Scalar, 2>,
+    xs: &mut [Expansion<L::Scalar, 2>],
+    ys: &mut [Expansion<L::Scalar, 2>],
+    steps: u64,
+) {
+    assert_eq!(
+        xs.len(),
+        ys.len(),
+        "henon_iterate_batch_dw: xs and ys differ in length"
+    );
+    let norm = |v: (L, L)| fast_two_sum(v.0, v.1);
+    let pa = norm((L::splat(a.terms()[0]), L::splat(a.terms()[1])));
+    let pb = norm((L::splat(b.terms()[0]), L::splat(b.terms()[1])));
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let one = (L::splat(<L::Scalar as FloatTerm>::ONE), zero);
+    let w = L::WIDTH;
+    let step = |x: (L, L), y: (L, L)| {
+        let x2 = dw_lanes::mul(x, x);
+        let t = dw_lanes::mul(x2, pa);
+        let u = dw_lanes::add(y, one);
+        let nx = dw_lanes::add(u, (-t.0, -t.1));
+        let ny = dw_lanes::mul(x, pb);
+        (nx, ny)
+    };
+    let full = xs.len() / (2 * w) * (2 * w);
+    for (cx, cy) in xs[..full]
+        .chunks_mut(2 * w)
+        .zip(ys[..full].chunks_mut(2 * w))
+    {
+        let load = |v: &[Expansion<L::Scalar, 2>], off: usize| {
+            let (mut h, mut l) = (zero, zero);
+            for k in 0..w {
+                h.set(k, v[off + k].terms()[0]);
+                l.set(k, v[off + k].terms()[1]);
+            }
+            norm((h, l))
+        };
+        let (mut x0, mut y0, mut x1, mut y1) = (load(cx, 0), load(cy, 0), load(cx, w), load(cy, w));
+        for _ in 0..steps {
+            (x0, y0) = step(x0, y0);
+            (x1, y1) = step(x1, y1);
+        }
+        for k in 0..w {
+            cx[k] = Expansion::from_normalized([x0.0.get(k), x0.1.get(k)]);
+            cy[k] = Expansion::from_normalized([y0.0.get(k), y0.1.get(k)]);
+            cx[w + k] = Expansion::from_normalized([x1.0.get(k), x1.1.get(k)]);
+            cy[w + k] = Expansion::from_normalized([y1.0.get(k), y1.1.get(k)]);
+        }
+    }
+    for k in full..xs.len() {
+        let (x, y) = crate::henon_iterate(a, b, &xs[k], &ys[k], steps);
+        xs[k] = x;
+        ys[k] = y;
     }
 }

@@ -109,9 +109,59 @@ fn round_to_term<T: FloatTerm>(v: &Float) -> T {
     }
 }
 
+/// The exact decimal value of a finite non-zero MPFR number, in scientific notation
+/// (`d.ddd…e±k`). A binary number m·2^-k equals m·5^k·10^-k, so its decimal expansion
+/// terminates; this prints all of it.
+fn exact_decimal(v: &Float) -> String {
+    let (mant, exp) = v
+        .to_integer_exp()
+        .expect("finite non-zero value has an integer mantissa");
+    let neg = mant < 0;
+    let mant = mant.abs();
+    // v = mant·2^exp = D·10^pow10 with D an integer.
+    let (full, pow10) = if exp >= 0 {
+        ((mant << exp as u32).to_string(), 0i64)
+    } else {
+        let k = (-exp) as u32;
+        (
+            (mant * rug::Integer::from(rug::Integer::u_pow_u(5, k))).to_string(),
+            -(k as i64),
+        )
+    };
+    let sci_exp = full.len() as i64 - 1 + pow10;
+    let digits = full.trim_end_matches('0');
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    out.push_str(&digits[..1]);
+    if digits.len() > 1 {
+        out.push('.');
+        out.push_str(&digits[1..]);
+    }
+    out.push_str(&format!("e{sci_exp}"));
+    out
+}
+
+/// `1.2500e-3` → `1.25e-3`, `2.000e0` → `2e0` (trailing zeros of the mantissa carry nothing).
+fn trim_mantissa_zeros(s: &str) -> String {
+    let (mant, exp) = match s.find('e') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    if !mant.contains('.') {
+        return s.to_string();
+    }
+    let m = mant.trim_end_matches('0').trim_end_matches('.');
+    format!("{m}{exp}")
+}
+
 impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
-    /// Prints the value in decimal scientific notation with enough digits to round-trip:
-    /// ⌈(bits spanned + 2)·log10 2⌉ + 1 significant digits, or `NaN`, `inf`, `-inf`.
+    /// Prints the value in decimal scientific notation with the fewest significant digits (in
+    /// steps of 8, from ⌈(p·N)·log10 2⌉ + 2) for which parsing gives back the same value
+    /// exactly; when no such short form exists below 160 digits (e.g. an expansion whose lower
+    /// terms are zero, since parsing rounds to the nearest *N-term* value), the exact decimal
+    /// value. `NaN`, `inf`, `-inf`, `0` and `-0` for special values.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.to_rug();
         if v.is_nan() {
@@ -123,9 +173,20 @@ impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
         if v.is_zero() {
             return f.write_str(if v.is_sign_negative() { "-0" } else { "0" });
         }
-        let digits = ((v.prec() as f64 + 2.0) * core::f64::consts::LOG10_2).ceil() as usize + 1;
-        let s = v.to_string_radix_round(10, Some(digits), Round::Nearest);
-        f.write_str(&s.replace('@', ""))
+        let mut digits =
+            ((T::PRECISION as usize * N) as f64 * core::f64::consts::LOG10_2).ceil() as usize + 2;
+        while digits < 160 {
+            let s = v
+                .to_string_radix_round(10, Some(digits), Round::Nearest)
+                .replace('@', "");
+            if let Ok(back) = s.parse::<Self>() {
+                if back.to_rug() == v {
+                    return f.write_str(&trim_mantissa_zeros(&s));
+                }
+            }
+            digits += 8;
+        }
+        f.write_str(&exact_decimal(&v))
     }
 }
 

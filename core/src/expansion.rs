@@ -77,7 +77,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
     }
 
     /// Converts an `f64` to the nearest expansion: exact for `f64` terms; for `f32` terms
-    /// exact when N ≥ 3 and the value is within f32's exponent range (greedy nearest split).
+    /// exact when N ≥ 3 and every term stays normal (|v| ≥ 2^-73; greedy nearest split).
     pub fn from_f64(v: f64) -> Self {
         let mut terms = [T::ZERO; N];
         let mut rest = v;

@@ -1,11 +1,11 @@
 //! The lane-batched fast tier (`expanse_core::batch`) against the scalar fast tier
-//! (`Fast<T, N>` through `henon_step`): the orbits must agree bit for bit, every N, both term
+//! (`Fast<T<L>, N>` through `henon_step`): the orbits must agree bit for bit, every N, both term
 //! types, several lane widths, including orbits that escape to ±∞/NaN.
 
 mod common;
 
 use common::*;
-use expanse_core::batch::{henon_iterate_batch, Block, Params};
+use expanse_core::batch::{henon_iterate_batch, Block, F64Lanes, Lane, Lanes, Params};
 use expanse_core::{henon_iterate, Expansion, Fast, FloatTerm};
 
 /// Bit patterns, with every NaN mapped to one value (NaN sign and payload are not specified
@@ -23,12 +23,14 @@ fn bits<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> Vec<u64> {
         .collect()
 }
 
-fn check<T: FloatTerm, const N: usize, const W: usize>() {
-    let mut rng = SplitMix(7 + N as u64 * 31 + W as u64);
-    let a: Expansion<T, N> = "1.4".parse().unwrap();
-    let b: Expansion<T, N> = "0.3".parse().unwrap();
-    let count = 3 * W + 1;
-    let mut xs: Vec<Expansion<T, N>> = (0..count)
+fn check<L: Lane, const N: usize>() {
+    type T<L> = <L as Lane>::Scalar;
+    let w = L::WIDTH;
+    let mut rng = SplitMix(7 + N as u64 * 31 + w as u64);
+    let a: Expansion<T<L>, N> = "1.4".parse().unwrap();
+    let b: Expansion<T<L>, N> = "0.3".parse().unwrap();
+    let count = 5 * w + 1;
+    let mut xs: Vec<Expansion<T<L>, N>> = (0..count)
         .map(|k| {
             if k == 1 {
                 // Escapes: |x| grows without bound, overflows, then NaN.
@@ -38,30 +40,31 @@ fn check<T: FloatTerm, const N: usize, const W: usize>() {
             }
         })
         .collect();
-    let mut ys: Vec<Expansion<T, N>> = (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
+    let mut ys: Vec<Expansion<T<L>, N>> =
+        (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
     let (x0, y0) = (xs.clone(), ys.clone());
     let steps = 200;
-    henon_iterate_batch::<T, N, W>(&a, &b, &mut xs, &mut ys, steps);
+    henon_iterate_batch::<L, N>(&a, &b, &mut xs, &mut ys, steps);
     for k in 0..count {
         let (sx, sy) = henon_iterate(&a, &b, &Fast(x0[k]), &Fast(y0[k]), steps);
         assert_eq!(
             bits(&xs[k]),
             bits(&sx.0),
-            "{} N={N} W={W} orbit {k} x",
-            T::NAME
+            "{} N={N} W={w} orbit {k} x",
+            T::<L>::NAME
         );
         assert_eq!(
             bits(&ys[k]),
             bits(&sy.0),
-            "{} N={N} W={W} orbit {k} y",
-            T::NAME
+            "{} N={N} W={w} orbit {k} y",
+            T::<L>::NAME
         );
     }
     // Step by step through Block as well.
-    let p = Params::<T, N, W>::new(&a, &b);
-    let mut blk = Block::<T, N, W>::load(&x0[..W], &y0[..W]);
-    let mut sc: Vec<(Fast<T, N>, Fast<T, N>)> =
-        (0..W).map(|l| (Fast(x0[l]), Fast(y0[l]))).collect();
+    let p = Params::<L, N>::new(&a, &b);
+    let mut blk = Block::<L, N>::load(&x0[..w], &y0[..w]);
+    let mut sc: Vec<(Fast<T<L>, N>, Fast<T<L>, N>)> =
+        (0..w).map(|l| (Fast(x0[l]), Fast(y0[l]))).collect();
     for _ in 0..50 {
         blk.step(&p);
         for (l, s) in sc.iter_mut().enumerate() {
@@ -75,15 +78,50 @@ fn check<T: FloatTerm, const N: usize, const W: usize>() {
 
 #[test]
 fn batch_matches_scalar_fast_tier_bit_for_bit() {
-    check::<f64, 1, 4>();
-    check::<f64, 2, 4>();
-    check::<f64, 3, 4>();
-    check::<f64, 4, 8>();
-    check::<f64, 5, 4>();
-    check::<f64, 6, 2>();
-    check::<f64, 7, 4>();
-    check::<f64, 8, 4>();
-    check::<f32, 2, 8>();
-    check::<f32, 4, 8>();
-    check::<f32, 8, 4>();
+    check::<Lanes<f64, 4>, 1>();
+    check::<Lanes<f64, 4>, 2>();
+    check::<Lanes<f64, 4>, 3>();
+    check::<Lanes<f64, 8>, 4>();
+    check::<Lanes<f64, 4>, 5>();
+    check::<Lanes<f64, 2>, 6>();
+    check::<Lanes<f64, 4>, 7>();
+    check::<Lanes<f64, 4>, 8>();
+    for_f64lanes();
+    check::<Lanes<f32, 8>, 2>();
+    check::<Lanes<f32, 8>, 4>();
+    check::<Lanes<f32, 4>, 8>();
+}
+
+fn for_f64lanes() {
+    check::<F64Lanes, 1>();
+    check::<F64Lanes, 2>();
+    check::<F64Lanes, 3>();
+    check::<F64Lanes, 4>();
+    check::<F64Lanes, 8>();
+}
+
+/// The batched double-word accurate tier equals the scalar accurate tier (N = 2) term for term
+/// on finite orbits.
+fn check_dw<L: Lane<Scalar = f64>>() {
+    use expanse_core::batch::henon_iterate_batch_dw;
+    let mut rng = SplitMix(99);
+    let a: Expansion<f64, 2> = "1.4".parse().unwrap();
+    let b: Expansion<f64, 2> = "0.3".parse().unwrap();
+    let count = 4 * L::WIDTH + 3;
+    let mut xs: Vec<Expansion<f64, 2>> = (0..count).map(|_| rand_expansion(&mut rng, -3)).collect();
+    let mut ys: Vec<Expansion<f64, 2>> = (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
+    let (x0, y0) = (xs.clone(), ys.clone());
+    henon_iterate_batch_dw::<L>(&a, &b, &mut xs, &mut ys, 300);
+    for k in 0..count {
+        let (sx, sy) = henon_iterate(&a, &b, &x0[k], &y0[k], 300);
+        assert!(sx.is_finite());
+        assert_eq!(bits(&xs[k]), bits(&sx), "orbit {k} x");
+        assert_eq!(bits(&ys[k]), bits(&sy), "orbit {k} y");
+    }
+}
+
+#[test]
+fn batch_dw_matches_scalar_accurate_tier() {
+    check_dw::<F64Lanes>();
+    check_dw::<Lanes<f64, 2>>();
 }

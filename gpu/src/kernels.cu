@@ -69,66 +69,38 @@ __device__ __forceinline__ void vec_sum(T (&x)[M]) {
     x[0] = s;
 }
 
-// VecSumErrBranch, general form (any pattern of zero errors): slots chosen by selects so the
-// output stays in registers.
+// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: zero errors are
+// skipped, so the output slot j is a run-time value; the slots are written through selects
+// (k == j) so they stay in registers, and a thread leaves as soon as its last slot is filled.
+// No recomputation and no separate slow path: a zero error (frequent in the subtraction
+// u - t, exact by Sterbenz when t/u lies in [1/2, 2]) costs a few selects, not a divergent
+// second pass.
 template <int M, bool EXACT>
-__device__ __noinline__ E err_branch_slow(const T (&e)[M]) {
+__device__ __forceinline__ E err_branch(const T (&e)[M]) {
     E out;
 #pragma unroll
     for (int k = 0; k < NT; ++k) out.t[k] = T(0);
     int j = 0;
     T eps = e[0];
-    bool done = false;
 #pragma unroll
     for (int i = 1; i < M; ++i) {
         T r, err;
         sum2<EXACT>(eps, e[i], r, err);
-        if (!done) {
-            if (err != T(0)) {
-#pragma unroll
-                for (int k = 0; k < NT; ++k)
-                    if (k == j) out.t[k] = r;
-                if (j + 1 >= NT) done = true; else { j += 1; eps = err; }
-            } else {
-                eps = r;
-            }
-        }
-    }
-    if (!done) {
-#pragma unroll
-        for (int k = 0; k < NT; ++k)
-            if (k == j) out.t[k] = eps;
-    }
-    return out;
-}
-
-// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: a fixed-slot fast
-// path for the usual case (the first N-1 errors non-zero), the general form otherwise.
-template <int M, bool EXACT>
-__device__ __forceinline__ E err_branch(const T (&e)[M]) {
-    E out;
-    T eps = e[0];
-    bool ok = true;
-#pragma unroll
-    for (int i = 1; i < NT; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
-        ok = ok && (err != T(0));
-        out.t[i - 1] = r;
-        eps = err;
-    }
-    if (!ok) return err_branch_slow<M, EXACT>(e);
-#pragma unroll
-    for (int i = NT; i < M; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
         if (err != T(0)) {
-            out.t[NT - 1] = r;
-            return out;
+            // j <= i - 1 here.
+#pragma unroll
+            for (int k = 0; k < NT && k < i; ++k)
+                if (k == j) out.t[k] = r;
+            if (j + 1 >= NT) return out;
+            j += 1;
+            eps = err;
+        } else {
+            eps = r;
         }
-        eps = r;
     }
-    out.t[NT - 1] = eps;
+#pragma unroll
+    for (int k = 0; k < NT; ++k)
+        if (k == j) out.t[k] = eps;
     return out;
 }
 
@@ -394,12 +366,20 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     while (s < transient) {
         u64 left = transient - s;
         u32 chunk = left < 1024ull ? (u32)left : 1024u;
+#if NT <= 2
+        // Small steps: unroll the full chunks (the FP64 pipe is the limit, ~95 % of it).
         if (chunk == 1024u) {
 #pragma unroll 4
             for (u32 i = 0; i < 1024u; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         } else {
             for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         }
+#else
+        // Large steps (thousands of instructions each): one copy of the step in the loop, to
+        // keep the kernel's code within the instruction caches.
+#pragma unroll 1
+        for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
+#endif
         s += chunk;
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;

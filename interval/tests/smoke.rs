@@ -42,3 +42,18 @@ fn basic_ops_all_kinds() {
     check_basic::<ExpInterval<4>>(&(), false);
     check_basic::<MpInterval>(&MpCtx::new(212).unwrap(), true);
 }
+
+#[test]
+fn abs_of_each_sign_class() {
+    fn check<I: IntervalArith>(ctx: &I::Ctx) {
+        let i = |lo: f64, hi: f64| I::from_f64_bounds(ctx, lo, hi).unwrap();
+        assert_eq!(i(1.0, 2.0).abs(), i(1.0, 2.0));
+        assert_eq!(i(-3.0, -2.0).abs(), i(2.0, 3.0));
+        assert_eq!(i(-3.0, 2.0).abs(), i(0.0, 3.0));
+        assert_eq!(i(-1.0, 2.0).abs(), i(0.0, 2.0));
+        assert!(I::empty(ctx).abs().is_empty());
+    }
+    check::<F64Interval>(&());
+    check::<ExpInterval<3>>(&());
+    check::<MpInterval>(&MpCtx::new(64).unwrap());
+}

@@ -9,13 +9,16 @@
 
 use crate::crosscheck::{cross_check, CrossCheck};
 use crate::error::{Error, ErrorKind};
-use crate::ivl::{F64Iv, Ivl, MpIv};
+use crate::ivl::{ExpIv, F64Iv, Ivl, MpIv};
 use crate::krawczyk::{prove_existence, Existence};
 use crate::orbit::{growth, iterate_orbit, refine, Growth};
 use crate::params::{Param, ParamBox};
 use crate::stability::{minimal_period, stability, Stability};
 use rug::{Float, Rational};
 use std::time::Instant;
+
+/// The certificate's name of expansion intervals (bits = 53 × terms).
+pub const EXP_KIND: &str = <ExpIv<2> as Ivl>::KIND;
 
 /// A candidate to prove.
 #[derive(Clone, Debug)]
@@ -243,11 +246,22 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     // be below 1/(2a·Γ) while the residual is amplified by Γ ≈ 2^(l1 + l2)).
     let est = (2.1 * (gr.l1 + gr.l2)).ceil() as u32 + 64;
     let extra = (2.0 * gr.l1).ceil() as u32 + 32;
+    // f64 intervals, then expansion intervals (2 to 4 terms), then MPFR.
     let mut plan: Vec<(&'static str, u32)> = Vec::new();
     if est <= 120 {
         plan.push((F64Iv::KIND, 53));
     }
-    let mut b = est.max(96).div_ceil(32) * 32;
+    if est <= 212 + 64 {
+        for n in 2..=4u32 {
+            if 53 * n + 64 >= est {
+                plan.push((EXP_KIND, 53 * n));
+                if plan.len() >= 3 {
+                    break;
+                }
+            }
+        }
+    }
+    let mut b = est.max(256).div_ceil(32) * 32;
     while b <= opts.max_bits && plan.len() < 5 {
         plan.push((MpIv::KIND, b));
         b *= 2;
@@ -280,6 +294,19 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             break;
         };
         refine_info = (nbits, r.iterations, r.last_step_log2);
+        if !r.converged {
+            reason = Some(format!(
+                "Newton's method did not converge at {nbits} bits (last step 2^{:.1})",
+                r.last_step_log2
+            ));
+            attempts.push(Attempt {
+                kind,
+                bits,
+                outcome: "refinement did not converge".into(),
+                ms: ms(t),
+            });
+            break;
+        }
         xr = r.x;
         // The refined orbit must pass near the candidate point.
         let dx = Float::with_val(64, &xr[0] - &c.x).abs().to_f64();
@@ -301,10 +328,12 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         }
         let pb = pb_hi.at_prec(bits);
         let t = Instant::now();
-        let res = if kind == F64Iv::KIND {
-            attempt::<F64Iv>(&xr, &pb, bits, opts)
-        } else {
-            attempt::<MpIv>(&xr, &pb, bits, opts)
+        let res = match (kind, bits) {
+            (k, _) if k == F64Iv::KIND => attempt::<F64Iv>(&xr, &pb, bits, opts),
+            (k, 106) if k == EXP_KIND => attempt::<ExpIv<2>>(&xr, &pb, bits, opts),
+            (k, 159) if k == EXP_KIND => attempt::<ExpIv<3>>(&xr, &pb, bits, opts),
+            (k, 212) if k == EXP_KIND => attempt::<ExpIv<4>>(&xr, &pb, bits, opts),
+            _ => attempt::<MpIv>(&xr, &pb, bits, opts),
         };
         let outcome = match &res.existence {
             Existence::Proved {
@@ -390,9 +419,18 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                     Status::PeriodicUnstable
                 };
                 if opts.cross_check {
-                    let ccbits = (bits.max(est) * 2).max(128);
-                    let pbc = pb_hi.at_prec(ccbits);
-                    let cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                    // Direct shooting needs about as many bits as the main proof (r below
+                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); retry once at twice that.
+                    let mut ccbits = bits.max(est).max(128);
+                    let mut cc;
+                    loop {
+                        let pbc = pb_hi.at_prec(ccbits);
+                        cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                        if cc.proved || ccbits >= 2 * bits.max(est).max(128) {
+                            break;
+                        }
+                        ccbits *= 2;
+                    }
                     let agree = cc.proved && cc.decision == res.stability;
                     if agree {
                         proof.status = main;

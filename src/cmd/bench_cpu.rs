@@ -1,7 +1,317 @@
-//! `expanse bench cpu` (not yet implemented).
-use super::{bench::Args, CliError, CmdResult};
+//! `expanse bench cpu`: CPU throughput of Hénon iteration over many independent orbits on all
+//! cores (rayon), for N = 1..8 terms of f64, against MPFR (`rug`) at 53·N bits in the same run.
+//!
+//! Measured per N, as Hénon iterations per second summed over all threads:
+//! - `fast`: the fast tier (`Fast<f64, N>`, the search's arithmetic) through
+//!   `expanse_core::batch`, W orbits per SIMD block (the figure of merit);
+//! - `fast-1`: the same arithmetic one orbit at a time (latency-bound; shows what interleaving
+//!   buys);
+//! - `accurate`: the accurate tier (`Expansion<f64, N>`, proven bounds), one orbit at a time;
+//! - `acc-batch` (N = 2): the accurate tier's double-word arithmetic batched like `fast`;
+//! - `mpfr`: `rug::Float` at 53·N bits, in-place operations, no allocation per step.
+//!
+//! Each variant's step count is calibrated to run about `0.1 s × --scale`; then the variants
+//! are timed in alternation, three times each, and the best rate of each is reported (the
+//! machine may be shared). Ratios are against the MPFR rate from the same run.
+
+use super::{bench::Args, CmdResult, Outcome};
+use expanse_core::batch::{henon_iterate_batch, henon_iterate_batch_dw, F64Lanes, Lane};
+use expanse_core::{henon_iterate, Expansion, Fast};
+use rayon::prelude::*;
+use rug::{Assign, Float};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Orbits per loop iteration of the batched iteration: two blocks of `F64Lanes`.
+const LANES: usize = 2 * <F64Lanes as Lane>::WIDTH;
+
+/// One row of the table. Rates are Hénon iterations per second over all threads, from
+/// on-CPU time (see [`timed`]); `*_wall` are the same from wall-clock time.
+#[derive(Serialize)]
+struct Row {
+    n: usize,
+    mpfr_bits: u32,
+    fast_it_per_s: f64,
+    fast_one_orbit_it_per_s: f64,
+    accurate_it_per_s: f64,
+    accurate_batched_it_per_s: Option<f64>,
+    mpfr_it_per_s: f64,
+    fast_vs_mpfr: f64,
+    accurate_vs_mpfr: f64,
+    accurate_batched_vs_mpfr: Option<f64>,
+    fast_it_per_s_wall: f64,
+    mpfr_it_per_s_wall: f64,
+    fast_vs_mpfr_wall: f64,
+    target_fast_vs_mpfr: Option<f64>,
+}
+
+/// The whole report.
+#[derive(Serialize)]
+struct Report {
+    threads: usize,
+    lanes: usize,
+    orbits_per_thread: usize,
+    parameters: (f64, f64),
+    rows: Vec<Row>,
+}
+
+/// Number of timed runs per measurement; the best is reported.
+const REPEATS: usize = 3;
+
+/// Picks a step count for which `work(steps)` (performing `orbits × steps` iterations) runs
+/// for at least `min_secs`.
+fn calibrate(min_secs: f64, work: &mut impl FnMut(u64)) -> u64 {
+    let mut steps = 4u64;
+    loop {
+        let t0 = Instant::now();
+        work(steps);
+        let dt = t0.elapsed().as_secs_f64();
+        if dt >= min_secs || steps >= 1 << 40 {
+            return steps;
+        }
+        let factor = ((min_secs / dt.max(1e-6)) * 1.2).clamp(2.0, 64.0);
+        steps = (steps as f64 * factor) as u64;
+    }
+}
+
+/// Seconds all threads of this process have spent on a CPU (Linux: the first field of
+/// /proc/self/task/*/schedstat, in ns); `None` where that is not available.
+fn cpu_seconds() -> Option<f64> {
+    let mut total = 0.0;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        let text = std::fs::read_to_string(path).ok()?;
+        total += text.split_whitespace().next()?.parse::<f64>().ok()? * 1e-9;
+    }
+    Some(total)
+}
+
+/// One timed run of `work(steps)`: (iterations per wall-clock second, iterations per second
+/// of on-CPU time × threads). The second is what the machine delivers when the benchmark has
+/// its cores to itself; on a shared machine it is the steadier figure.
+fn timed(orbits: usize, steps: u64, threads: usize, work: &mut impl FnMut(u64)) -> (f64, f64) {
+    let c0 = cpu_seconds();
+    let t0 = Instant::now();
+    work(steps);
+    let wall = t0.elapsed().as_secs_f64();
+    let iters = orbits as f64 * steps as f64;
+    let cpu = match (c0, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => iters / (b - a) * threads as f64,
+        _ => iters / wall,
+    };
+    (iters / wall, cpu)
+}
+
+/// Starting points on the attractor's basin: x spread over [0, 0.1), y = 0.
+fn starts<const N: usize>(orbits: usize) -> (Vec<Expansion<f64, N>>, Vec<Expansion<f64, N>>) {
+    let xs = (0..orbits)
+        .map(|k| Expansion::from_f64(0.1 * k as f64 / orbits as f64))
+        .collect();
+    (xs, vec![Expansion::zero(); orbits])
+}
+
+fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
+    let a: Expansion<f64, N> = "1.4".parse().expect("constant parses");
+    let b: Expansion<f64, N> = "0.3".parse().expect("constant parses");
+    let per_thread = 4 * LANES;
+    let orbits = threads * per_thread;
+
+    // Fast tier, batched.
+    let (mut xs, mut ys) = starts::<N>(orbits);
+    let mut fast = |steps: u64| {
+        xs.par_chunks_mut(per_thread)
+            .zip(ys.par_chunks_mut(per_thread))
+            .for_each(|(cx, cy)| henon_iterate_batch::<F64Lanes, N>(&a, &b, cx, cy, steps));
+    };
+
+    // Fast tier, one orbit at a time.
+    let (mut xs1, mut ys1) = starts::<N>(orbits);
+    let mut fast_one = |steps: u64| {
+        xs1.par_iter_mut()
+            .zip(ys1.par_iter_mut())
+            .for_each(|(x, y)| {
+                let (nx, ny) = henon_iterate(&a, &b, &Fast(*x), &Fast(*y), steps);
+                *x = nx.0;
+                *y = ny.0;
+            });
+    };
+
+    // Accurate tier, one orbit at a time.
+    let (mut xa, mut ya) = starts::<N>(orbits);
+    let mut accurate = |steps: u64| {
+        xa.par_iter_mut().zip(ya.par_iter_mut()).for_each(|(x, y)| {
+            let (nx, ny) = henon_iterate(&a, &b, x, y, steps);
+            *x = nx;
+            *y = ny;
+        });
+    };
+
+    // MPFR at 53·N bits, in-place operations.
+    let prec = 53 * N as u32;
+    let ar = Float::with_val(prec, Float::parse("1.4").expect("constant parses"));
+    let br = Float::with_val(prec, Float::parse("0.3").expect("constant parses"));
+    let mut mx: Vec<Float> = (0..orbits)
+        .map(|k| Float::with_val(prec, 0.1 * k as f64 / orbits as f64))
+        .collect();
+    let mut my: Vec<Float> = (0..orbits).map(|_| Float::new(prec)).collect();
+    let mut mpfr = |steps: u64| {
+        mx.par_iter_mut().zip(my.par_iter_mut()).for_each(|(x, y)| {
+            let mut x2 = Float::new(prec);
+            let mut t = Float::new(prec);
+            let mut ny = Float::new(prec);
+            for _ in 0..steps {
+                // x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x
+                x2.assign(x.square_ref());
+                t.assign(&ar * &x2);
+                ny.assign(&br * &*x);
+                *y += 1u32;
+                x.assign(&*y - &t);
+                std::mem::swap(y, &mut ny);
+            }
+        });
+    };
+
+    // Accurate tier, batched double-word arithmetic (N = 2 only).
+    let (mut xd, mut yd) = starts::<2>(orbits);
+    let (a2, b2) = (
+        "1.4".parse::<Expansion<f64, 2>>().expect("constant parses"),
+        "0.3".parse::<Expansion<f64, 2>>().expect("constant parses"),
+    );
+    let mut acc_batch = |steps: u64| {
+        xd.par_chunks_mut(per_thread)
+            .zip(yd.par_chunks_mut(per_thread))
+            .for_each(|(cx, cy)| henon_iterate_batch_dw::<F64Lanes>(&a2, &b2, cx, cy, steps));
+    };
+
+    // Calibrate each, then alternate timed runs (the machine is shared: alternating and
+    // keeping the best of each spreads any interference over all of them).
+    let per = min_secs / REPEATS as f64;
+    let s_fast = calibrate(per, &mut fast);
+    let s_one = calibrate(per, &mut fast_one);
+    let s_acc = calibrate(per, &mut accurate);
+    let s_mpfr = calibrate(per, &mut mpfr);
+    let s_accb = if N == 2 {
+        calibrate(per, &mut acc_batch)
+    } else {
+        0
+    };
+    let best = |a: (f64, f64), b: (f64, f64)| (a.0.max(b.0), a.1.max(b.1));
+    let (mut fast_r, mut one_r, mut acc_r, mut mpfr_r, mut accb_r) =
+        ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0));
+    for _ in 0..REPEATS {
+        fast_r = best(fast_r, timed(orbits, s_fast, threads, &mut fast));
+        mpfr_r = best(mpfr_r, timed(orbits, s_mpfr, threads, &mut mpfr));
+        one_r = best(one_r, timed(orbits, s_one, threads, &mut fast_one));
+        acc_r = best(acc_r, timed(orbits, s_acc, threads, &mut accurate));
+        if N == 2 {
+            accb_r = best(accb_r, timed(orbits, s_accb, threads, &mut acc_batch));
+        }
+    }
+
+    let target = match N {
+        2 => Some(30.0),
+        4 => Some(10.0),
+        8 => Some(4.0),
+        _ => None,
+    };
+    let accb = (N == 2).then_some(accb_r.1);
+    Row {
+        n: N,
+        mpfr_bits: prec,
+        fast_it_per_s: fast_r.1,
+        fast_one_orbit_it_per_s: one_r.1,
+        accurate_it_per_s: acc_r.1,
+        accurate_batched_it_per_s: accb,
+        mpfr_it_per_s: mpfr_r.1,
+        fast_vs_mpfr: fast_r.1 / mpfr_r.1,
+        accurate_vs_mpfr: acc_r.1 / mpfr_r.1,
+        accurate_batched_vs_mpfr: accb.map(|r| r / mpfr_r.1),
+        fast_it_per_s_wall: fast_r.0,
+        mpfr_it_per_s_wall: mpfr_r.0,
+        fast_vs_mpfr_wall: fast_r.0 / mpfr_r.0,
+        target_fast_vs_mpfr: target,
+    }
+}
 
 /// Runs `expanse bench cpu`.
-pub fn run(_args: &Args) -> CmdResult {
-    Err(CliError::usage("bench cpu is not implemented yet"))
+pub fn run(args: &Args) -> CmdResult {
+    let threads = rayon::current_num_threads();
+    let min_secs = 0.3 * args.scale;
+    let rows = vec![
+        measure::<1>(threads, min_secs),
+        measure::<2>(threads, min_secs),
+        measure::<3>(threads, min_secs),
+        measure::<4>(threads, min_secs),
+        measure::<5>(threads, min_secs),
+        measure::<6>(threads, min_secs),
+        measure::<7>(threads, min_secs),
+        measure::<8>(threads, min_secs),
+    ];
+    let report = Report {
+        threads,
+        lanes: LANES,
+        orbits_per_thread: 4 * LANES,
+        parameters: (1.4, 0.3),
+        rows,
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => return Err(super::CliError::failed(format!("bench cpu: JSON: {e}"))),
+        }
+        return Ok(Outcome::Success);
+    }
+    println!(
+        "Hénon map at (1.4, 0.3), f64 expansions, {} threads, {} orbits, {} orbits per loop \
+         iteration; rates from on-CPU time (iterations/s)",
+        threads,
+        threads * report.orbits_per_thread,
+        LANES
+    );
+    println!(
+        "{:>2} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "N",
+        "bits",
+        "fast",
+        "fast-1",
+        "accurate",
+        "acc-batch",
+        "MPFR",
+        "fast/MPFR",
+        "acc/MPFR",
+        "accb/MPFR",
+        "wall f/M",
+        "target"
+    );
+    let opt = |v: Option<f64>, prec: usize| match v {
+        Some(x) if prec == 0 => format!("{x:.3e}"),
+        Some(x) => format!("{x:.2}"),
+        None => "-".to_string(),
+    };
+    for r in &report.rows {
+        let best = r
+            .fast_vs_mpfr
+            .max(r.accurate_batched_vs_mpfr.unwrap_or(0.0));
+        let target = match r.target_fast_vs_mpfr {
+            Some(t) if best >= t => format!("≥{t:.0} ok"),
+            Some(t) => format!("≥{t:.0} MISS"),
+            None => String::new(),
+        };
+        println!(
+            "{:>2} {:>5} {:>10.3e} {:>10.3e} {:>10.3e} {:>10} {:>10.3e} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>9}",
+            r.n,
+            r.mpfr_bits,
+            r.fast_it_per_s,
+            r.fast_one_orbit_it_per_s,
+            r.accurate_it_per_s,
+            opt(r.accurate_batched_it_per_s, 0),
+            r.mpfr_it_per_s,
+            r.fast_vs_mpfr,
+            r.accurate_vs_mpfr,
+            opt(r.accurate_batched_vs_mpfr, 2),
+            r.fast_vs_mpfr_wall,
+            target
+        );
+    }
+    Ok(Outcome::Success)
 }
