@@ -95,6 +95,16 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     while count_lines(&ckpt) < 3 && t0.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(2));
     }
+    // While it runs, a second process may neither resume nor overwrite the same output.
+    for flag in ["--resume", "--force"] {
+        let o = search(&[LONG, &[flag]].concat(), &cut);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("another running"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let committed = count_lines(&ckpt);

@@ -10,6 +10,9 @@
 //! - `<out>.manifest.json`: the full spec, shard, chunking, tool version, sessions with
 //!   timings, status and the [`Summary`]; always written atomically (temporary file, fsync,
 //!   rename).
+//! - `<out>.lock`: an advisory lock (flock) held by the process writing the files, so a second
+//!   `--resume` or `--force` on a live run is refused; the kernel releases it when the
+//!   process dies.
 
 use crate::hexfloat::parse_f64;
 use crate::{Error, ErrorKind};
@@ -180,6 +183,8 @@ pub struct OutPaths {
     pub manifest: PathBuf,
     /// `<out>.checkpoint`.
     pub checkpoint: PathBuf,
+    /// `<out>.lock`: held (flock) by the process writing these files.
+    pub lock: PathBuf,
 }
 
 impl OutPaths {
@@ -194,6 +199,7 @@ impl OutPaths {
             candidates: out.to_path_buf(),
             manifest: with(".manifest.json"),
             checkpoint: with(".checkpoint"),
+            lock: with(".lock"),
         }
     }
 
@@ -201,6 +207,37 @@ impl OutPaths {
     pub fn any_exists(&self) -> bool {
         self.candidates.exists() || self.manifest.exists() || self.checkpoint.exists()
     }
+}
+
+/// An exclusive advisory lock on `<out>.lock`, held while a run writes its files (released
+/// when dropped or when the process dies, even by SIGKILL).
+#[derive(Debug)]
+pub struct OutLock {
+    _file: std::fs::File,
+}
+
+/// Takes the lock of `paths`, or fails at once when another process holds it.
+pub fn lock_output(paths: &OutPaths) -> Result<OutLock, Error> {
+    use std::os::unix::io::AsRawFd;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&paths.lock)
+        .map_err(|e| Error::io(&paths.lock, "create lock file", e))?;
+    // SAFETY: flock on a file descriptor we own; no memory is touched.
+    let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if r != 0 {
+        return Err(Error::new(
+            ErrorKind::OutputExists,
+            format!(
+                "--out: {} is being written by another running `expanse search` (lock {})",
+                paths.candidates.display(),
+                paths.lock.display()
+            ),
+        ));
+    }
+    Ok(OutLock { _file: file })
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, fsync, rename.
