@@ -59,9 +59,10 @@ pub struct CandidateLine {
     pub map: String,
     /// Index of the parameter in the spec's parameter set.
     pub param_index: u64,
-    /// Parameter a.
+    /// Parameter a (the grid value; with f32 terms the search iterated with its N-term f32
+    /// expansion, `Expansion::from_f64`, which is exact only for N ≥ 3).
     pub a: NumberText,
-    /// Parameter b.
+    /// Parameter b (as for a).
     pub b: NumberText,
     /// Period k (smallest close return).
     pub period: u32,
