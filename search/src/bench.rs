@@ -111,7 +111,8 @@ fn lanes8<T: expanse_core::FloatTerm, const N: usize>(
     lanes::<T, N, 8>(job, tasks, out)
 }
 
-fn run_schedule(
+/// Runs the contract on `tasks` with the given per-thread schedule (for benchmarks).
+pub fn run_schedule(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     schedule: Schedule,
