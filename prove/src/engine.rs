@@ -4,7 +4,7 @@
 //!
 //! Precision is chosen from the measured growth along the orbit ([`crate::orbit::growth`]):
 //! f64 intervals first when the estimate says 53 bits can suffice, then MPFR intervals at the
-//! estimated number of bits, doubling on failure up to `Options::max_bits`. Every attempt is
+//! estimated number of bits, raising it by ×1.3 on failure up to `Options::max_bits`. Every attempt is
 //! recorded.
 
 use crate::crosscheck::{cross_check, CrossCheck};
@@ -191,7 +191,13 @@ struct AttemptResult {
 fn attempt<S: Ivl>(xr: &[Float], pb: &ParamBox, prec: u32, opts: &Options) -> AttemptResult {
     let centres: Vec<Float> = xr.iter().map(|v| Float::with_val(prec, v)).collect();
     let t = Instant::now();
-    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations);
+    // For long orbits (MPFR), try one evaluation at the expected radius first.
+    let hint = (S::KIND == MpIv::KIND && prec >= 512).then(|| {
+        let mut h = Float::with_val(53, 1);
+        h >>= prec / 2;
+        h
+    });
+    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations, hint.as_ref());
     let t_exist = ms(t);
     let t = Instant::now();
     let mut out = AttemptResult {
@@ -261,15 +267,63 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             }
         }
     }
-    let mut b = est.max(256).div_ceil(32) * 32;
-    while b <= opts.max_bits && plan.len() < 5 {
-        plan.push((MpIv::KIND, b));
-        b *= 2;
-    }
     let mut attempts = Vec::new();
     let mut t_refine = 0.0;
     let mut refine_info = (0u32, 0u32, 0.0f64);
     let mut xr = guess.clone();
+    // Long orbits: measure the amplification Γ of the interval solve instead of trusting the
+    // estimate. One Krawczyk evaluation with r = 0 at a moderate precision p0 gives
+    // |A⁻¹G(x̌)| ≈ Γ·2^(−p0) for an orbit rounded to p0 bits; the proof then needs about
+    // 2·log₂ Γ bits (residual Γ·2^(−P) below r, and Γ·r below 1).
+    let mut probe: Option<(u32, f64)> = None;
+    let mut mp_start = est.max(256) as f64;
+    if est > 212 + 64 {
+        let p0 = ((1.2 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
+        let t = Instant::now();
+        let r0 = refine(
+            &xr,
+            &pb_hi.a.at_prec(p0 + extra).centre,
+            &pb_hi.b.at_prec(p0 + extra).centre,
+            p0 + extra,
+            extra,
+        );
+        t_refine += ms(t);
+        if let Some(r0) = r0.filter(|r| r.converged) {
+            xr = r0.x;
+            let c0: Vec<Float> = xr.iter().map(|v| Float::with_val(p0, v)).collect();
+            let zeros = vec![Float::with_val(53, 0); p];
+            if let Ok(k) = crate::krawczyk::eval::<MpIv>(&c0, &zeros, &pb_hi.at_prec(p0), p0) {
+                let mut big = Float::with_val(53, 0);
+                for m in &k.mags {
+                    if *m > big {
+                        big = m.clone();
+                    }
+                }
+                if big.is_finite() && !big.is_zero() {
+                    let lg = big.get_exp().map(|e| e as f64).unwrap_or(0.0) + p0 as f64;
+                    probe = Some((p0, lg));
+                    mp_start = (2.05 * lg + 64.0).max(256.0);
+                }
+            }
+            attempts.push(Attempt {
+                kind: MpIv::KIND,
+                bits: p0,
+                outcome: match probe {
+                    Some((_, lg)) => {
+                        format!("probe: log2 Γ ≈ {lg:.0}, choosing {} bits", mp_start.ceil())
+                    }
+                    None => "probe inconclusive; using the estimate".into(),
+                },
+                ms: ms(t),
+            });
+        }
+    }
+    // MPFR: the measured (or estimated) precision, then ×1.3 steps on failure.
+    let mut b = mp_start;
+    while b <= opts.max_bits as f64 && plan.len() < 6 {
+        plan.push((MpIv::KIND, (b as u32).div_ceil(32) * 32));
+        b *= 1.3;
+    }
     let mut last: Option<(AttemptResult, &'static str, u32, ParamBox)> = None;
     let mut reason: Option<String> = None;
     for (kind, bits) in plan {
@@ -314,7 +368,7 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         let dy = Float::with_val(64, yl - &c.y).abs().to_f64();
         if !(dx.max(dy) <= opts.max_shift) {
             reason = Some(format!(
-                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}): the candidate is not on a period-{p} orbit",
+                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}, see --max-shift): the candidate is not on a period-{p} orbit",
                 dx.max(dy),
                 opts.max_shift
             ));

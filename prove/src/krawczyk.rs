@@ -240,13 +240,30 @@ pub enum Existence {
 
 /// Krawczyk with ε-inflation: starts from boxes of radius 4·|A⁻¹G(x̌)| (plus a small floor),
 /// then sets r ← max(r, 2·|K(X) − x̌|) until K(X) ⊂ int X, at most `max_inflations` times.
+///
+/// `hint`: a uniform radius to try first (one evaluation instead of two when it works; the
+/// engine passes 2^(−prec/2), the middle of the window in which the residual term and the
+/// quadratic term both fit when prec ≈ 2·log₂ Γ); on failure the usual start is used.
 pub fn prove_existence<S: Ivl>(
     x: &[Float],
     pb: &ParamBox,
     prec: u32,
     max_inflations: u32,
+    hint: Option<&Float>,
 ) -> Existence {
     let p = x.len();
+    if let Some(h) = hint {
+        let r: Vec<Float> = vec![Float::with_val(53, h); p];
+        if let Ok(ev) = eval::<S>(x, &r, pb, prec) {
+            if ev.inside {
+                return Existence::Proved {
+                    radii: r,
+                    contraction: ev.worst_ratio,
+                    inflations: 0,
+                };
+            }
+        }
+    }
     let zero_r: Vec<Float> = vec![Float::with_val(53, 0); p];
     let first = match eval::<S>(x, &zero_r, pb, prec) {
         Ok(k) => k,

@@ -22,17 +22,21 @@
 //! 5. Arithmetic chosen from the measured growth along the orbit ([`orbit::growth`]: l1 =
 //!    log₂ of the point recurrence's growth ≈ λp/ln 2, l2 = log₂ of the growth of interval
 //!    widths under it): f64 intervals ([`ivl::F64Iv`], inari), then expansion intervals with
-//!    2–4 terms ([`ivl::ExpIv`], `expanse-interval`), then MPFR intervals ([`ivl::MpIv`]) at
-//!    about 2.1·(l1 + l2) + 64 bits, doubling on failure. Every attempt is recorded.
+//!    2–4 terms ([`ivl::ExpIv`], `expanse-interval`), then MPFR intervals ([`ivl::MpIv`]).
+//!    For MPFR, one probe evaluation of the Krawczyk operator with zero radii at about
+//!    1.2·(l1 + l2) bits measures the amplification Γ of the interval solve
+//!    (|A⁻¹G(x̌)| ≈ Γ·2^(−bits)), and the proof runs at 2.05·log₂ Γ + 64 bits (the estimate
+//!    2.1·(l1 + l2) + 64 when the probe is inconclusive), raised by ×1.3 on failure. Every
+//!    attempt, the probe included, is recorded in the certificate.
 //! 6. Cross-check: an independent 2-D Krawczyk on h^p(z) − z in MPFR intervals
 //!    ([`crosscheck`]); the status needs it to agree.
 //! 7. Certificates ([`cert`], schema `expanse-certificate/1`, atomic writes) and independent
 //!    verification ([`verify`]).
 //!
 //! ## Cost as a function of the period p
-//! Let P(p) be the bits used: P ≈ 2.1·(l1 + l2) + 64 with l1 ≈ 0.58·p and l2 ≈ 0.80·p
-//! near (1.4, 0.3) (measured), so P grows linearly in p (about 2.9·p bits there; periods up
-//! to about 15 run in f64, up to about 60 in expansions). With M(P) the cost of one P-bit
+//! Let P(p) be the bits used: P ≈ 2·log₂ Γ + 64 with log₂ Γ ≈ l1 + l2 (measured: 1378 at
+//! p = 1000), l1 ≈ 0.58·p and l2 ≈ 0.80·p near (1.4, 0.3), so P grows linearly in p (about
+//! 2.9·p bits there; periods up to about 15 run in f64, up to about 60 in expansions). With M(P) the cost of one P-bit
 //! multiplication (MPFR: Karatsuba/Toom, about P^1.5 in this range):
 //! - time: O(p·M(P)) for each Krawczyk evaluation (two passes of a 3-term recurrence, about 40
 //!   interval multiplications per orbit point), the stability product and the cross-check;

@@ -172,7 +172,7 @@ pub struct Refined {
     pub x: Vec<Float>,
     /// Newton iterations done.
     pub iterations: u32,
-    /// log₂ of the last correction's max norm (−10⁶ when it was zero).
+    /// log₂ of the last correction's max norm (−10⁹ when it was zero).
     pub last_step_log2: f64,
     /// Whether the corrections reached the rounding level at the final precision.
     pub converged: bool,
@@ -233,7 +233,12 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
             }
             t /= 2u32;
         }
-        let lm = if m.is_zero() { -1e6 } else { m.to_f64().log2() };
+        // log2 of the step from its exponent (to_f64 would underflow below 2^−1074).
+        let lm = if m.is_zero() {
+            -1e9
+        } else {
+            m.get_exp().map(|e| e as f64).unwrap_or(f64::INFINITY)
+        };
         let floor = -(cur as f64) + extra as f64 + 8.0;
         if !accepted {
             // No decrease possible: the residual is at the rounding level of this precision.
@@ -252,7 +257,9 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
                     break;
                 }
             } else {
-                cur = (cur * 2).min(prec);
+                // Next level: twice the accuracy reachable at this one (the solve loses
+                // `extra` bits), so that one or two Newton steps suffice per level.
+                cur = (extra + 2 * (cur - extra.min(cur))).min(prec);
                 for xi in x.iter_mut() {
                     xi.set_prec(cur);
                 }

@@ -51,6 +51,7 @@ struct Row {
     cpu_ms: Option<f64>,
     baseline_ms: f64,
     peak_mib: Option<f64>,
+    outcome: String,
 }
 
 fn sink_point(a: f64, b: f64) -> (f64, f64) {
@@ -161,6 +162,20 @@ pub fn run(args: &Args) -> CmdResult {
             cpu_ms,
             baseline_ms,
             peak_mib: peak,
+            outcome: {
+                let mut o: Vec<String> = pr
+                    .attempts
+                    .iter()
+                    .map(|a| format!("{} {}: {}", a.kind, a.bits, a.outcome))
+                    .collect();
+                if let Some(cc) = &pr.cross {
+                    o.push(format!(
+                        "cross-check mpfr {}: proved {} (contraction {:.3e})",
+                        cc.bits, cc.proved, cc.contraction
+                    ));
+                }
+                o.join("; ")
+            },
         });
         if !args.json {
             let r = rows.last().expect("just pushed");
@@ -200,6 +215,7 @@ pub fn run(args: &Args) -> CmdResult {
                     "total_ms": format!("{:.3}", r.t[4]),
                     "seconds": r.t[4] / 1e3,
                     "label": format!("{} {} bits", r.kind, r.bits),
+                    "attempts": r.outcome,
                     "cpu_ms": r.cpu_ms.map(|c| format!("{c:.3}")),
                     "baseline_ms": format!("{:.3}", r.baseline_ms),
                     "total_over_baseline": format!("{:.1}", r.t[4] / r.baseline_ms.max(1e-9)),
