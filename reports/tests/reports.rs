@@ -249,7 +249,13 @@ fn empty_inputs_are_refused() {
 #[test]
 fn parameter_plane_only_when_b_varies() {
     let d = scratch("plane");
-    let one_b = load(&[fixtures().join("candidates.jsonl")]).unwrap();
+    // Candidates at b = f64(0.3) and certificates whose b boxes enclose the decimal 0.3 are
+    // one value of b.
+    let one_b = load(&[
+        fixtures().join("candidates.jsonl"),
+        fixtures().join("certs"),
+    ])
+    .unwrap();
     write_report(&one_b, &d.join("one")).unwrap();
     assert!(!d.join("one/parameter_plane.png").exists());
 
