@@ -10,7 +10,6 @@ fn exe() -> Command {
 }
 
 #[test]
-#[ignore = "needs `expanse search` and `expanse prove` (issues of the search and prove crates)"]
 fn demo_runs_end_to_end() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-quick");
     let _ = std::fs::remove_dir_all(&out);

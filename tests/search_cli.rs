@@ -58,7 +58,7 @@ const LONG: &[&str] = &[
     "--inits",
     "6",
     "--transient",
-    "6e4",
+    "1e6",
     "--prec",
     "2",
     "--chunk-size",
@@ -80,7 +80,7 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     );
 
     let cut = dir.join("cut.jsonl");
-    let ckpt = dir.join("cut.jsonl.checkpoint.jsonl");
+    let ckpt = dir.join("cut.jsonl.checkpoint");
     let mut child = Command::new(EXE)
         .arg("search")
         .args(LONG)
@@ -94,6 +94,16 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     let t0 = Instant::now();
     while count_lines(&ckpt) < 3 && t0.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(2));
+    }
+    // While it runs, a second process may neither resume nor overwrite the same output.
+    for flag in ["--resume", "--force"] {
+        let o = search(&[LONG, &[flag]].concat(), &cut);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("another running"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -197,6 +207,10 @@ fn three_shards_merged_equal_the_unsharded_run() {
         serde_json::from_str(&std::fs::read_to_string(PathBuf::from(s)).unwrap()).unwrap()
     };
     assert_eq!(m(&merged)["summary"], m(&full)["summary"]);
+    // A merged file cannot be "resumed" (it has no checkpoint): refused, and left intact.
+    let o = search(&[GRID, &["--resume"]].concat(), &merged);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), want);
     assert_eq!(m(&merged)["spec"], m(&full)["spec"]);
 
     // A missing shard, or a shard of another spec, is refused with exit code 2.
@@ -289,5 +303,43 @@ fn bad_input_exits_2_naming_the_flag_and_touches_nothing() {
         .status
         .success());
     assert_eq!(std::fs::read(&out).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn auto_backend_says_which_backend_it_uses() {
+    let dir = tmpdir("auto");
+    let out = dir.join("c.jsonl");
+    let o = Command::new(EXE)
+        .args([
+            "search",
+            "--a",
+            "1.0",
+            "--b",
+            "0.3",
+            "--transient",
+            "2000",
+            "--inits",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    // Without a GPU (as in CI) it falls back to the CPU and says why; with one it says so.
+    assert!(
+        err.contains("using the CPU: no usable GPU: ") || err.contains("using the GPU backend: "),
+        "{err}"
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("c.jsonl.manifest.json")).unwrap())
+            .unwrap();
+    let backend = m["sessions"][0]["backend"].as_str().unwrap().to_string();
+    assert!(
+        backend.starts_with("cpu") || backend.starts_with("gpu"),
+        "{backend}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

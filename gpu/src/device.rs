@@ -6,6 +6,9 @@
 //! panics. If NVRTC is not on the loader path, it is looked for in `$CUDA_HOME/lib64`,
 //! `$CUDA_PATH/lib64`, `/usr/local/cuda/lib64` and `/usr/local/cuda-*/lib64`, and loaded from
 //! there by absolute path (so that cudarc's later load by name finds it by its soname).
+//!
+//! Set `EXPANSE_GPU_PTX_DIR` to a folder to have every compiled PTX written there (for
+//! `ptxas -v` and `cuobjdump -sass` on the device).
 
 use crate::contract::{OrbitBatch, OrbitRecord, OrbitStatus};
 use crate::error::{GpuError, GpuErrorKind, GpuUnavailable};
@@ -22,7 +25,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The kernel source, embedded at build time.
 pub const KERNEL_SOURCE: &str = include_str!("kernels.cu");
 
-/// Threads per block of the orbit kernel (matches `__launch_bounds__(128)`).
+/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in kernels.cu (the shared
+/// memory slots of VecSumErrBranch are laid out per thread of a block of this size).
 const BLOCK: u32 = 128;
 
 mod sealed {
@@ -233,7 +237,17 @@ pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, Gpu
         prec_div: Some(true),
         prec_sqrt: Some(true),
         arch: Some(leak_arch(arch)),
-        options: vec!["--std=c++17".into()],
+        // EXPANSE_GPU_NVRTC_OPTS: extra NVRTC options for experiments (e.g. --maxrregcount=N),
+        // appended after these; --fmad=false above always stays in force.
+        options: std::iter::once("--std=c++17".to_owned())
+            .chain(
+                std::env::var("EXPANSE_GPU_NVRTC_OPTS")
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .filter(|o| !o.starts_with("--fmad") && !o.starts_with("-fmad"))
+                    .map(str::to_owned),
+            )
+            .collect(),
         name: Some(format!("expanse_orbits_n{N}_{}.cu", T::CUDA_NAME)),
         ..Default::default()
     };
@@ -252,6 +266,12 @@ pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, Gpu
         }),
     })?;
     let text = ptx.to_src();
+    // For inspection (ptxas -v, cuobjdump -sass): EXPANSE_GPU_PTX_DIR=<dir> writes each PTX.
+    if let Ok(dir) = std::env::var("EXPANSE_GPU_PTX_DIR") {
+        let path =
+            std::path::Path::new(&dir).join(format!("orbits_n{N}_{}_{arch}.ptx", T::CUDA_NAME));
+        let _ = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(path, &text));
+    }
     ptx_cache()
         .lock()
         .unwrap_or_else(|e| e.into_inner())

@@ -69,13 +69,21 @@ __device__ __forceinline__ void vec_sum(T (&x)[M]) {
     x[0] = s;
 }
 
-// VecSumErrBranch, general form (any pattern of zero errors): slots chosen by selects so the
-// output stays in registers.
+// Output slots of VecSumErrBranch, one column per thread of the block (blocks are exactly
+// ORBIT_BLOCK threads): slot k of thread t at g_slots[k * ORBIT_BLOCK + t]. A warp's accesses
+// to one slot row are consecutive words whatever each lane's slot index is, so they are free
+// of bank conflicts.
+#define ORBIT_BLOCK 128
+__shared__ T g_slots[NT * ORBIT_BLOCK];
+
+// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: zero errors are
+// skipped, so the output slot j is a run-time value (zero errors are common: exact sums such
+// as u - t under Sterbenz, and zero tail terms). The slots live in shared memory, written at
+// the run-time index (one store per emitted term, instead of a select per slot and step), and
+// a thread leaves as soon as its last slot is filled.
 template <int M, bool EXACT>
-__device__ __noinline__ E err_branch_slow(const T (&e)[M]) {
-    E out;
-#pragma unroll
-    for (int k = 0; k < NT; ++k) out.t[k] = T(0);
+__device__ __forceinline__ E err_branch(const T (&e)[M]) {
+    T *my = g_slots + threadIdx.x;
     int j = 0;
     T eps = e[0];
     bool done = false;
@@ -83,52 +91,27 @@ __device__ __noinline__ E err_branch_slow(const T (&e)[M]) {
     for (int i = 1; i < M; ++i) {
         T r, err;
         sum2<EXACT>(eps, e[i], r, err);
-        if (!done) {
-            if (err != T(0)) {
-#pragma unroll
-                for (int k = 0; k < NT; ++k)
-                    if (k == j) out.t[k] = r;
-                if (j + 1 >= NT) done = true; else { j += 1; eps = err; }
-            } else {
-                eps = r;
+        if (err != T(0)) {
+            my[j * ORBIT_BLOCK] = r;
+            if (j + 1 >= NT) {
+                done = true;
+                break;
             }
+            j += 1;
+            eps = err;
+        } else {
+            eps = r;
         }
     }
     if (!done) {
+        my[j * ORBIT_BLOCK] = eps;
 #pragma unroll
-        for (int k = 0; k < NT; ++k)
-            if (k == j) out.t[k] = eps;
+        for (int k = 1; k < NT; ++k)
+            if (k > j) my[k * ORBIT_BLOCK] = T(0);
     }
-    return out;
-}
-
-// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: a fixed-slot fast
-// path for the usual case (the first N-1 errors non-zero), the general form otherwise.
-template <int M, bool EXACT>
-__device__ __forceinline__ E err_branch(const T (&e)[M]) {
     E out;
-    T eps = e[0];
-    bool ok = true;
 #pragma unroll
-    for (int i = 1; i < NT; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
-        ok = ok && (err != T(0));
-        out.t[i - 1] = r;
-        eps = err;
-    }
-    if (!ok) return err_branch_slow<M, EXACT>(e);
-#pragma unroll
-    for (int i = NT; i < M; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
-        if (err != T(0)) {
-            out.t[NT - 1] = r;
-            return out;
-        }
-        eps = r;
-    }
-    out.t[NT - 1] = eps;
+    for (int k = 0; k < NT; ++k) out.t[k] = my[k * ORBIT_BLOCK];
     return out;
 }
 
@@ -394,12 +377,20 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     while (s < transient) {
         u64 left = transient - s;
         u32 chunk = left < 1024ull ? (u32)left : 1024u;
+#if NT <= 2
+        // Small steps: unroll the full chunks (the FP64 pipe is the limit, ~95 % of it).
         if (chunk == 1024u) {
 #pragma unroll 4
             for (u32 i = 0; i < 1024u; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         } else {
             for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
         }
+#else
+        // Large steps (thousands of instructions each): one copy of the step in the loop, to
+        // keep the kernel's code within the instruction caches.
+#pragma unroll 1
+        for (u32 i = 0; i < chunk; ++i) henon_step<SINGLE>(a, b, a1, b1, x, y);
+#endif
         s += chunk;
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;
@@ -546,13 +537,13 @@ __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const
     o.status = status; o.period = period; o.steps = steps; o.residual = residual;                   \
     o.trace = trace; o.det = det; o.x = xs; o.y = ys; o.index = index;
 
-extern "C" __global__ void __launch_bounds__(128) orbits_single(ORBITS_ARGS) {
+extern "C" __global__ void __launch_bounds__(ORBIT_BLOCK) orbits_single(ORBITS_ARGS) {
     ORBITS_CALL
     orbits_body<true>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax, tol,
                       esc, compact, capacity, o, counters);
 }
 
-extern "C" __global__ void __launch_bounds__(128) orbits_general(ORBITS_ARGS) {
+extern "C" __global__ void __launch_bounds__(ORBIT_BLOCK) orbits_general(ORBITS_ARGS) {
     ORBITS_CALL
     orbits_body<false>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax,
                        tol, esc, compact, capacity, o, counters);

@@ -5,33 +5,42 @@
 //!
 //! Each endpoint is first computed by the core's *accurate* operation, which returns r with
 //! |r − e| ≤ ε·|e| for the exact value e, where ε is the operation's bound from
-//! `expanse_core::bounds` (`add_rel_bound`, `mul_rel_bound`, …). Then r is moved outward by
-//! one machine number w:
+//! `expanse_core::bounds` (`add_rel_bound`, `mul_rel_bound`, …, read at run time, so a change
+//! of the core's bounds is picked up). Then r is moved outward by one machine number w:
 //!
 //! ```text
-//! lo = r ⊖ w,   hi = r ⊕ w,   w = fl(c·|r₀|),   c = 2·(ε + 2·(2u)^N)
+//! w = fl(c·|r₀|),   c = 2·(ε + δ),   δ = add_rel_bound(N)
 //! ```
 //!
-//! where r₀ is r's leading term and ⊖/⊕ are the core's accurate add (bound 2·(2u)^N).
-//! Why this suffices (Down case, Up symmetric): r is ulp-nonoverlapping, so |r| ≤ |r₀|(1+3u)
-//! and |e| ≤ |r|/(1−ε), hence e ≥ r − 1.01·ε|r₀|. The exact difference s = r − w is
-//! computed with error at most 2(2u)^N·|s| ≤ 2.02·(2u)^N·|r₀| + tiny, so the computed lo is
-//! ≤ r − w(1 − 2(2u)^N) + 2.02(2u)^N|r₀|. Since fl(c|r₀|) ≥ (1−u)·c|r₀|, we have
-//! w(1 − 2(2u)^N) ≥ 1.99·(ε + 2(2u)^N)|r₀| ≥ 1.01ε|r₀| + 2.02(2u)^N|r₀|, so lo ≤ e. The
-//! factor 2 in c is the margin that absorbs every "1.01" above.
+//! with r₀ the leading term of r. Fast path: w is folded into the last term of r with one f64
+//! operation whose result is stepped outward by `next_down`/`next_up` (round-to-nearest is
+//! within half an ulp, so one step lands beyond the exact value), or appended as a new term
+//! when r has a trailing zero slot; the new value is then ≤ r − w (resp. ≥ r + w) *exactly*. It is taken only when the terms keep the expansion
+//! invariant (new last term non-zero and at most ulp of the one before). Slow path: the
+//! core's accurate add of −w (resp. +w), with relative error δ.
+//!
+//! Why this suffices (Down case; Up is symmetric): r is ulp-nonoverlapping, so
+//! |r| ≤ |r₀|(1 + 3u) and |e| ≤ |r|/(1 − ε) ≤ 1.01|r₀|, hence e ≥ r − 1.01·ε|r₀|. The computed
+//! lo is ≤ r − w + δ(|r| + w) on either path, and fl(c|r₀|) ≥ (1 − u)c|r₀|, so
+//! w(1 − δ) ≥ 1.99(ε + δ)|r₀| ≥ 1.01(ε + δ)|r₀| ≥ 1.01ε|r₀| + δ|r|: lo ≤ e. The factor 2 in c
+//! is the margin that absorbs the "1.01"s.
 //!
 //! ## Where the bounds hold, and what happens elsewhere
 //!
-//! The core's bounds hold when the result and all terms stay normal and finite. An endpoint is
-//! trusted only when r is finite and `min_normal_result::<f64>(N)` ≤ |r₀| ≤ 2^1000 (for division
-//! and square root the same is required of the numerator / radicand, whose scale the
-//! remainders live at; the containment tests found sqrt of 1e-304 wrong without it), or when r is
-//! an exact zero (a product with a zero factor; a sum whose exact value is checked to be 0 by
-//! an exact comparison). Otherwise —
-//! an infinite endpoint, an underflowing or overflowing result — the whole operation is
-//! recomputed soundly in f64 interval arithmetic (inari) from outward f64 enclosures of the
-//! operands, and the result converted back exactly. That loses precision but never
-//! containment; for the Hénon map near the classical parameters it never triggers.
+//! The core states its bounds for operands and exact results that are zero or have magnitude
+//! in [`min_normal_result(N)`, `max_normal_result(N)`], on invariant-satisfying operands. An
+//! operation is done by the bound-based path only when every operand endpoint it uses is zero
+//! or in [2·min_normal_result, min(2^1000, max_normal_result/2)] and so is the computed
+//! result (the factor 2 keeps the *exact* result in range too); a zero result is trusted when
+//! it is exact (a product with a zero factor; a sum checked exactly to be 0). Otherwise (an
+//! infinite endpoint, huge or tiny magnitudes) the whole operation is recomputed soundly in f64
+//! interval arithmetic (inari) from outward f64 enclosures of the operands, and the result
+//! converted back exactly. That loses relative precision but never containment. In a proof
+//! near the classical parameters the quantities are O(1) and it triggers only for tiny
+//! products (e.g. squares of box widths below 2^-270 for N = 8), where the f64 enclosure's
+//! absolute error (about 2^-53 of a number below 2^-540, or a few subnormals) is negligible
+//! next to the O(1) terms it is added to. (The containment tests found the need for the
+//! operand condition: sqrt of 1e-304 was wrong when only the result was checked.)
 //!
 //! Endpoint comparisons (for min/max in products, hull, predicates) are exact: the sign of
 //! the difference of two expansions is read off an exact Shewchuk expansion of it.
@@ -48,6 +57,7 @@ use expanse_core::Expansion;
 use rug::float::Round;
 use rug::ops::SubAssignRound;
 use rug::{Float, Rational};
+use std::sync::OnceLock;
 
 type E<const N: usize> = Expansion<f64, N>;
 
@@ -148,16 +158,45 @@ fn sgn<const N: usize>(x: &E<N>) -> i8 {
     }
 }
 
-/// The outward-rounding constant c = 2·(ε + 2·(2u)^N) for an operation with bound ε.
-#[inline]
-fn widen_factor<const N: usize>(eps: f64) -> f64 {
-    2.0 * (eps + 2.0 * bounds::two_u_pow::<f64>(N))
+/// Per-N constants, read from the core's bound functions once (they are plain functions
+/// whose values may change as the core is hardened, so they are not copied here) and cached:
+/// evaluating them costs several `powi` calls, more than an N = 2 addition.
+#[derive(Clone, Copy, Debug)]
+struct Consts {
+    /// Widening factors c = 2·(ε + δ) for add, mul, div, sqrt.
+    add_c: f64,
+    mul_c: f64,
+    div_c: f64,
+    sqrt_c: f64,
+    /// Trusted magnitudes: [2·min_normal_result, min(2^1000, max_normal_result/2)].
+    min_ok: f64,
+    max_ok: f64,
+}
+
+fn consts_for(n: usize) -> Consts {
+    let n = n.max(1);
+    let d = bounds::add_rel_bound::<f64>(n);
+    let c = |eps: f64| 2.0 * (eps + d);
+    Consts {
+        add_c: c(d),
+        mul_c: c(bounds::mul_rel_bound::<f64>(n)),
+        div_c: c(bounds::div_rel_bound::<f64>(n)),
+        sqrt_c: c(bounds::sqrt_rel_bound::<f64>(n)),
+        min_ok: 2.0 * bounds::min_normal_result::<f64>(n),
+        max_ok: BIG.min(bounds::max_normal_result::<f64>(n) / 2.0),
+    }
+}
+
+#[inline(always)]
+fn consts<const N: usize>() -> &'static Consts {
+    static TABLE: OnceLock<[Consts; expanse_core::MAX_TERMS + 1]> = OnceLock::new();
+    &TABLE.get_or_init(|| core::array::from_fn(consts_for))[N]
 }
 
 /// Moves the computed endpoint r outward (down when `up` is false) by w = fl(c·|r₀|), or
 /// returns None when r is zero or outside the range where the core's bounds hold (the caller
 /// then handles exact zeros or falls back).
-#[inline]
+#[inline(always)]
 fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
     let r0 = r.hi();
     if r0 == 0.0 {
@@ -170,16 +209,59 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
         return None;
     }
     let w = r0.abs() * c;
-    Some(if up { r.add_term(w) } else { r.add_term(-w) })
+    Some(widen_last_term(&r, w, up).unwrap_or_else(
+        || {
+            if up {
+                r.add_term(w)
+            } else {
+                r.add_term(-w)
+            }
+        },
+    ))
 }
 
-/// True when the leading term's magnitude is in the range where the core's bounds hold
-/// (`min_normal_result` ≤ |x₀| ≤ 2^1000). Division and square root need this of their
-/// (numerator) operand as well as of the result: their remainders live at the operand's
-/// scale, and an underflow there is an absolute error the relative bound does not cover.
-#[inline]
+/// The fast outward step: fold ∓w into the last term and round that one f64 operation
+/// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
+/// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,
+/// exactly); or, when r has trailing zero terms, append ∓w itself (exactly r ∓ w). Only used when the result keeps the expansion invariant (checked by the core's
+/// `try_from_normalized`, which keeps the terms verbatim); otherwise None and the caller uses
+/// the core's accurate addition.
+#[inline(always)]
+fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
+    let t = r.terms();
+    let last = t[N - 1];
+    if N > 1 && last == 0.0 {
+        // Trailing zero slots: put ∓w (an f64, so exactly r ∓ w) after the last non-zero term.
+        let j = t.iter().rposition(|&x| x != 0.0)?;
+        let mut terms = *t;
+        terms[j + 1] = if up { w } else { -w };
+        return E::<N>::try_from_normalized(terms);
+    }
+    let nl = if up {
+        (last + w).next_up()
+    } else {
+        (last - w).next_down()
+    };
+    if nl == 0.0 || !nl.is_finite() {
+        return None;
+    }
+    let mut terms = *t;
+    terms[N - 1] = nl;
+    // Kept verbatim (so the value is exactly the one argued above) when the invariant holds.
+    E::<N>::try_from_normalized(terms)
+}
+
+/// True when the leading term's magnitude is in the trusted range (module doc).
+#[inline(always)]
 fn in_range<const N: usize>(x: &E<N>) -> bool {
-    (bounds::min_normal_result::<f64>(N)..=BIG).contains(&x.hi().abs())
+    let k = consts::<N>();
+    (k.min_ok..=k.max_ok).contains(&x.hi().abs())
+}
+
+/// An operand the bound-based path may use: zero or in range.
+#[inline]
+fn operand_ok<const N: usize>(x: &E<N>) -> bool {
+    x.is_zero() || in_range(x)
 }
 
 /// The expansion nearest below (`Round::Down`) or above (`Round::Up`) the exact value `v`,
@@ -215,14 +297,24 @@ fn exp_from_rug_dir<const N: usize>(v: &Float, dir: Round) -> E<N> {
     if !rest.is_zero() {
         terms[i] = rest.to_f64_round(dir);
     }
-    let e = E::<N>::from_terms(terms);
-    let ev = e.to_rug();
-    let ok = match dir {
-        Round::Down => ev <= *v,
-        Round::Up => ev >= *v,
-        _ => ev == *v,
+    // Greedy nearest terms are ulp-nonoverlapping, so normally they are kept verbatim; the
+    // renormalising constructor is the second choice. Either way the direction is verified
+    // exactly.
+    let ok = |e: &E<N>| {
+        let ev = e.to_rug();
+        match dir {
+            Round::Down => ev <= *v,
+            Round::Up => ev >= *v,
+            _ => ev == *v,
+        }
     };
-    if ok {
+    if let Some(e) = E::<N>::try_from_normalized(terms) {
+        if ok(&e) {
+            return e;
+        }
+    }
+    let e = E::<N>::from_terms(terms);
+    if ok(&e) {
         e
     } else {
         single()
@@ -505,8 +597,14 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
         if self.is_empty() || other.is_empty() {
             return Self::empty(&());
         }
-        if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::add_rel_bound::<f64>(N));
+        if self.finite()
+            && other.finite()
+            && operand_ok(&self.lo)
+            && operand_ok(&self.hi)
+            && operand_ok(&other.lo)
+            && operand_ok(&other.hi)
+        {
+            let c = consts::<N>().add_c;
             let lo = outward(self.lo.add(&other.lo), c, false)
                 .or_else(|| exact_zero_sum(&self.lo, &other.lo));
             let hi = outward(self.hi.add(&other.hi), c, true)
@@ -527,11 +625,15 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::empty(&());
         }
         if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::mul_rel_bound::<f64>(N));
+            let c = consts::<N>().mul_c;
             // An untrusted endpoint product sets `bad`; the whole product then falls back.
             let bad = Cell::new(false);
             let prod = |x: &E<N>, y: &E<N>, up: bool| -> E<N> {
                 if x.is_zero() || y.is_zero() {
+                    return E::<N>::zero();
+                }
+                if !in_range(x) || !in_range(y) {
+                    bad.set(true);
                     return E::<N>::zero();
                 }
                 outward(x.mul(y), c, up).unwrap_or_else(|| {
@@ -560,10 +662,13 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return *self;
         }
         if self.finite() {
-            let c = widen_factor::<N>(bounds::mul_rel_bound::<f64>(N));
+            let c = consts::<N>().mul_c;
             let sq = |x: &E<N>, up: bool| -> Option<E<N>> {
                 if x.is_zero() {
                     return Some(E::<N>::zero());
+                }
+                if !in_range(x) {
+                    return None;
                 }
                 outward(x.sqr(), c, up)
             };
@@ -602,13 +707,13 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::entire(&());
         }
         if self.finite() && other.finite() {
-            let c = widen_factor::<N>(bounds::div_rel_bound::<f64>(N));
+            let c = consts::<N>().div_c;
             let bad = Cell::new(false);
             let q = |x: &E<N>, y: &E<N>, up: bool| -> E<N> {
                 if x.is_zero() {
                     return E::<N>::zero();
                 }
-                if !in_range(x) {
+                if !in_range(x) || !in_range(y) {
                     bad.set(true);
                     return E::<N>::zero();
                 }
@@ -637,7 +742,7 @@ impl<const N: usize> IntervalArith for ExpInterval<N> {
             return Self::empty(&());
         }
         if self.finite() {
-            let c = widen_factor::<N>(bounds::sqrt_rel_bound::<f64>(N));
+            let c = consts::<N>().sqrt_c;
             let s = |x: &E<N>, up: bool| -> Option<E<N>> {
                 if x.is_zero() || sgn(x) < 0 {
                     return Some(E::<N>::zero());

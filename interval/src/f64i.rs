@@ -76,11 +76,9 @@ pub(crate) fn bounds_error(lo: &Float, hi: &Float) -> Error {
 
 /// Checks IEEE 1788 validity of bounds given as Floats.
 pub(crate) fn valid_bounds(lo: &Float, hi: &Float) -> bool {
-    !lo.is_nan()
-        && !hi.is_nan()
-        && lo <= hi
-        && !(lo.is_infinite() && lo.is_sign_positive())
-        && !(hi.is_infinite() && hi.is_sign_negative())
+    let lo_plus_inf = lo.is_infinite() && lo.is_sign_positive();
+    let hi_minus_inf = hi.is_infinite() && hi.is_sign_negative();
+    !lo.is_nan() && !hi.is_nan() && lo <= hi && !lo_plus_inf && !hi_minus_inf
 }
 
 impl IntervalArith for F64Interval {

@@ -44,14 +44,49 @@ impl_map_scalar!(F64Interval);
 impl_map_scalar!(MpInterval);
 impl_map_scalar!(ExpInterval<N>, N);
 
+/// Adapter so [`henon_step_interval`] needs only `I: IntervalArith` (no `MapScalar` bound,
+/// whose method names would clash with the trait's at the caller's side).
+#[derive(Clone)]
+struct Via<I>(I);
+
+impl<I: IntervalArith> MapScalar<Via<I>> for Via<I> {
+    #[inline]
+    fn add(&self, o: &Self) -> Self {
+        Via(self.0.add(&o.0))
+    }
+    #[inline]
+    fn sub(&self, o: &Self) -> Self {
+        Via(self.0.sub(&o.0))
+    }
+    #[inline]
+    fn mul(&self, o: &Self) -> Self {
+        Via(self.0.mul(&o.0))
+    }
+    #[inline]
+    fn sqr(&self) -> Self {
+        Via(self.0.sqr())
+    }
+    #[inline]
+    fn mul_param(&self, p: &Self) -> Self {
+        Via(self.0.mul(&p.0))
+    }
+    #[inline]
+    fn add_one(&self) -> Self {
+        Via(self.0.add_f64(1.0))
+    }
+}
+
 /// One step of the Hénon map over intervals: an enclosure of h([x] × [y]) for all
-/// parameters in [a] × [b].
-pub fn henon_step_interval<I>(a: &I, b: &I, z: &IVec2<I>) -> IVec2<I>
-where
-    I: IntervalArith + MapScalar<I>,
-{
-    let (x, y) = henon_step(a, b, &z.0[0], &z.0[1]);
-    IVec2([x, y])
+/// parameters in [a] × [b], by the core's `henon_step` (same order of operations as for
+/// points).
+pub fn henon_step_interval<I: IntervalArith>(a: &I, b: &I, z: &IVec2<I>) -> IVec2<I> {
+    let (x, y) = henon_step(
+        &Via(a.clone()),
+        &Via(b.clone()),
+        &Via(z.0[0].clone()),
+        &Via(z.0[1].clone()),
+    );
+    IVec2([x.0, y.0])
 }
 
 /// The Jacobian Dh(x, y) = [[−2a·x, 1], [b, 0]] enclosed over [a] × [b] × [x].

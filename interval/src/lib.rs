@@ -33,6 +33,23 @@
 //! Small interval vectors and matrices (2×2 fixed, dynamic via nalgebra) are in [`matrix`];
 //! the Hénon map and its Jacobian over every kind in [`henon`], through the same generic code
 //! (`expanse_core::henon_step`) the core uses for points.
+//!
+//! Each kind also implements `expanse_core::MapScalar<Self>`. Its method names (`add`, `mul`,
+//! …) are the same as this trait's, so code that imports both traits must call one of them in
+//! the qualified form (`IntervalArith::add(&x, &y)`); [`henon_step_interval`] needs only
+//! `IntervalArith`.
+//!
+//! ```
+//! use expanse_interval::{IntervalArith, MpCtx, MpInterval, ExpInterval, F64Interval};
+//! let a = F64Interval::from_decimal(&(), "1.399999486944").unwrap();
+//! assert!(!a.exact); // not a binary number: a two-ulp enclosure
+//! let x = ExpInterval::<4>::from_decimal(&(), "0.1").unwrap().interval;
+//! let y = x.sqr().sub(&x); // encloses 0.01 − 0.1
+//! assert!(y.contains_rational(&rug::Rational::from((-9, 100))));
+//! let m: MpInterval = y.convert(&MpCtx::new(300).unwrap()); // outward, exact here
+//! assert!(m.contains_rational(&rug::Rational::from((-9, 100))));
+//! assert!(m.width() < 1e-60);
+//! ```
 #![deny(missing_docs)]
 
 pub mod decimal;
@@ -162,7 +179,8 @@ pub trait IntervalArith: Clone + core::fmt::Debug + PartialEq + Send + Sync + 's
 
     /// A representable point inside the interval, near its midpoint, as a point interval
     /// (IEEE 1788 conventions for unbounded intervals: mid of (−∞, +∞) is 0, of [a, +∞) is
-    /// the largest finite value of the kind). Empty gives empty.
+    /// f64::MAX — for MPFR rounded toward zero to the precision, or a itself when larger).
+    /// Empty gives empty.
     fn mid(&self) -> Self;
 
     /// The exact value of [`Self::mid`] (NaN for empty).
@@ -372,6 +390,24 @@ pub trait IntervalArith: Clone + core::fmt::Debug + PartialEq + Send + Sync + 's
     /// self^n for an integer n (n = 0 gives [1, 1] for any non-empty interval; negative n is
     /// 1 / self^|n| with the conventions of [`Self::div`]).
     fn powi(&self, n: i32) -> Self;
+
+    /// |x| over the interval: self when ≥ 0, −self when ≤ 0, else [0, mag].
+    fn abs(&self) -> Self {
+        if self.is_empty() {
+            return self.clone();
+        }
+        let ctx = self.ctx();
+        let zero = Self::from_f64(&ctx, 0.0);
+        if self.certainly_ge(&zero) {
+            return self.clone();
+        }
+        if self.certainly_le(&zero) {
+            return self.neg();
+        }
+        let half_line =
+            Self::from_f64_bounds(&ctx, 0.0, f64::INFINITY).expect("[0, +inf) is a valid interval");
+        self.hull(&self.neg()).intersection(&half_line)
+    }
 
     /// self + v for an f64 `v` (convenience; exact inputs).
     fn add_f64(&self, v: f64) -> Self {

@@ -54,6 +54,29 @@ impl<I: IntervalArith> IVec2<I> {
     pub fn disjoint(&self, o: &Self) -> bool {
         self.0[0].disjoint(&o.0[0]) || self.0[1].disjoint(&o.0[1])
     }
+
+    /// The point vector of component midpoints (each a point interval inside the component).
+    pub fn mid(&self) -> Self {
+        Self([self.0[0].mid(), self.0[1].mid()])
+    }
+
+    /// Componentwise intersection.
+    pub fn intersection(&self, o: &Self) -> Self {
+        Self([
+            self.0[0].intersection(&o.0[0]),
+            self.0[1].intersection(&o.0[1]),
+        ])
+    }
+
+    /// Each component scaled by the interval `s`.
+    pub fn scale(&self, s: &I) -> Self {
+        Self([self.0[0].mul(s), self.0[1].mul(s)])
+    }
+
+    /// An upper bound on the max-norm max(|x|, |y|) over the box, rounded up to f64.
+    pub fn norm_inf_up(&self) -> f64 {
+        self.0[0].mag_f64_up().max(self.0[1].mag_f64_up())
+    }
 }
 
 impl<I: IntervalArith> IMat2<I> {
@@ -123,6 +146,55 @@ impl<I: IntervalArith> IMat2<I> {
         (0..2).all(|r| (0..2).all(|c| self.0[r][c].subset(&o.0[r][c])))
     }
 
+    /// −self.
+    pub fn neg(&self) -> Self {
+        let e = |r: usize, c: usize| self.0[r][c].neg();
+        Self([[e(0, 0), e(0, 1)], [e(1, 0), e(1, 1)]])
+    }
+
+    /// Every entry scaled by the interval `s`.
+    pub fn scale(&self, s: &I) -> Self {
+        let e = |r: usize, c: usize| self.0[r][c].mul(s);
+        Self([[e(0, 0), e(0, 1)], [e(1, 0), e(1, 1)]])
+    }
+
+    /// The point matrix of entry midpoints.
+    pub fn mid(&self) -> Self {
+        let e = |r: usize, c: usize| self.0[r][c].mid();
+        Self([[e(0, 0), e(0, 1)], [e(1, 0), e(1, 1)]])
+    }
+
+    /// An enclosure of the inverses of all matrices in `self`, by the adjugate over the
+    /// determinant: [[d, −b], [−c, a]] / (ad − bc). `None` when the determinant enclosure
+    /// contains zero (some matrix in the set may be singular).
+    pub fn inverse(&self) -> Option<Self> {
+        let det = self.det();
+        if det.is_empty() || det.contains_f64(0.0) {
+            return None;
+        }
+        let [[a, b], [c, d]] = &self.0;
+        Some(Self([
+            [d.div(&det), b.neg().div(&det)],
+            [c.neg().div(&det), a.div(&det)],
+        ]))
+    }
+
+    /// An upper bound on the ∞-norm max_r Σ_c mag(m[r][c]), rounded up to f64.
+    pub fn norm_inf_up(&self) -> f64 {
+        let row = |r: usize| {
+            let s =
+                inari::Interval::try_from((self.0[r][0].mag_f64_up(), self.0[r][0].mag_f64_up()))
+                    .unwrap_or(inari::Interval::ENTIRE)
+                    + inari::Interval::try_from((
+                        self.0[r][1].mag_f64_up(),
+                        self.0[r][1].mag_f64_up(),
+                    ))
+                    .unwrap_or(inari::Interval::ENTIRE);
+            s.sup()
+        };
+        row(0).max(row(1))
+    }
+
     /// The product M_{k−1} ··· M_1 · M_0 of a chain given in order M_0, M_1, … (the
     /// monodromy of an orbit when M_i = Dh(z_i)); the identity for an empty chain.
     pub fn chain_product(ctx: &I::Ctx, ms: &[Self]) -> Self {
@@ -190,7 +262,7 @@ pub fn dmat_norm_inf_up<I: IntervalArith>(a: &DMatrix<I>) -> f64 {
         let mut s = inari::Interval::try_from((0.0, 0.0)).unwrap_or(inari::Interval::ENTIRE);
         for c in 0..a.ncols() {
             let m = a[(r, c)].mag_f64_up();
-            s = s + inari::Interval::try_from((m, m)).unwrap_or(inari::Interval::ENTIRE);
+            s += inari::Interval::try_from((m, m)).unwrap_or(inari::Interval::ENTIRE);
         }
         best = best.max(s.sup());
     }

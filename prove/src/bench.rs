@@ -38,12 +38,24 @@ pub fn near_return(a: f64, b: f64, p: usize, transient: usize, search: usize) ->
 }
 
 /// A period-p orbit of the map at point parameters (a, b) given as exact floats, refined to
-/// `prec` bits from a near-return, or `None` if Newton fails.
+/// `prec` bits from a near-return, or `None` if Newton fails from every near-return tried
+/// (longer searches give closer returns, from which Newton converges more often).
 pub fn periodic_orbit(a: &Float, b: &Float, p: usize, prec: u32) -> Option<Vec<Float>> {
-    let (guess, _) = near_return(a.to_f64(), b.to_f64(), p, 1000, 200_000.max(20 * p));
-    let g: Vec<Float> = guess.iter().map(|v| Float::with_val(53, *v)).collect();
-    let gr = growth(&guess, a.to_f64(), b.to_f64());
-    let extra = (2.0 * gr.l1).ceil() as u32 + 64;
-    let r = refine(&g, a, b, prec.max(extra + 128), extra)?;
-    Some(r.x)
+    for (transient, search) in [
+        (1000, 200_000),
+        (20_000, 400_000),
+        (50_000, 1_000_000),
+        (100_000, 2_000_000),
+    ] {
+        let (guess, _) = near_return(a.to_f64(), b.to_f64(), p, transient, search.max(20 * p));
+        let g: Vec<Float> = guess.iter().map(|v| Float::with_val(53, *v)).collect();
+        let gr = growth(&guess, a.to_f64(), b.to_f64());
+        let extra = (2.0 * gr.l1).ceil() as u32 + 64;
+        if let Some(r) = refine(&g, a, b, prec.max(extra + 128), extra) {
+            if r.converged {
+                return Some(r.x);
+            }
+        }
+    }
+    None
 }

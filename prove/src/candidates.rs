@@ -5,13 +5,17 @@
 //! (the decimal is what the proof encloses; the hex is used when there is no decimal), or as a
 //! string or JSON number; `period` (positive integer, or a string of digits); `x`, `y` as a list
 //! of expansion terms (hex floats or decimals, summed exactly), a string or a number; optional
-//! `radius` (decimal string). Other fields are ignored.
+//! `radius` (decimal string); `schema`, if present, must be `expanse-candidate/1`. Other
+//! fields are ignored.
 
 use crate::engine::Candidate;
 use crate::error::{Error, ErrorKind};
 use crate::numfmt::{parse_decimal, parse_exact};
 use rug::{Float, Rational};
 use serde_json::Value;
+
+/// The candidate schema this version reads (lines without `schema` are read too).
+pub const CANDIDATE_SCHEMA: &str = "expanse-candidate/1";
 
 fn bad(source: &str, m: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::BadCandidate, format!("{source}: {m}"))
@@ -66,6 +70,14 @@ pub fn parse_line(line: &str, source: &str, radius: Option<&Rational>) -> Result
         serde_json::from_str(line).map_err(|e| bad(source, format!("not a JSON object: {e}")))?;
     if !v.is_object() {
         return Err(bad(source, "not a JSON object"));
+    }
+    if let Some(sc) = v.get("schema") {
+        if sc.as_str() != Some(CANDIDATE_SCHEMA) {
+            return Err(bad(
+                source,
+                format!("unknown schema {sc} (this version reads {CANDIDATE_SCHEMA:?})"),
+            ));
+        }
     }
     if let Some(m) = v.get("map") {
         if m.as_str() != Some("henon") {
@@ -143,9 +155,10 @@ mod tests {
 {"a":"nan","b":"0.3","period":7,"x":"0.5","y":"0.1"}
 not json
 {"a":1.25,"b":0.3,"period":"7","x":0.5,"y":[0.1]}
-{"a":"1.25","b":"0.3","period":7,"x":"0.5","y":"0.1","radius":"-1e-8"}"#;
+{"a":"1.25","b":"0.3","period":7,"x":"0.5","y":"0.1","radius":"-1e-8"}
+{"schema":"expanse-candidate/9","a":"1.25","b":"0.3","period":7,"x":"0.5","y":"0.1"}"#;
         let r = parse_file(text, "c.jsonl", None);
-        assert_eq!(r.len(), 6);
+        assert_eq!(r.len(), 7);
         let c = r[0].as_ref().unwrap();
         assert_eq!(c.period, 7);
         assert_eq!(c.a, "1.25");
@@ -157,5 +170,6 @@ not json
         assert!(msg(3).starts_with("c.jsonl:5:"));
         assert!(r[4].is_ok());
         assert!(msg(5).starts_with("c.jsonl:7:") && msg(5).contains("negative"));
+        assert!(msg(6).starts_with("c.jsonl:8:") && msg(6).contains("unknown schema"));
     }
 }

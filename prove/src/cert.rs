@@ -15,14 +15,15 @@
 //! | `a`, `b` | `{given, value, radius, exact, lo, hi, centre}`: the text given, its exact value and radius (rationals), whether the box is exactly that binary number, the box endpoints, and the centre used for the preconditioner |
 //! | `arithmetic` | `{kind, bits}`: `f64-interval` (53) or `mpfr-interval` (bits) of the main proof |
 //! | `orbit` | `{centres, radii}`: x̌_i and r_i, X_i = [x̌_i − r_i, x̌_i + r_i], y_i = b·x_{i−1} |
+//! | `boxes` | `{x: [{lo, hi}], y: [{lo, hi}]}`: the orbit boxes rounded outward to f64, for plotting (not read by verify) |
 //! | `point` | z_0 in short decimal, for humans only |
 //! | `existence` | `{method: "krawczyk-cyclic", result, contraction, inflations}` |
 //! | `minimal_period` | `{witnesses: [[d, i], …]}`: X_i ∩ X_{i+d} = ∅ |
 //! | `trace`, `det` | `{lo, hi}` enclosures of tr Dh^p and det Dh^p over the boxes |
 //! | `stability` | `attracting`, `not-attracting`, `undecided` |
 //! | `cross_check` | `{method: "krawczyk-2d-direct", bits, proved, centre, radii, trace, stability, agrees}` or `{skipped: true}` |
-//! | `precision` | `{growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
-//! | `timings_us` | `{refine, existence, stability, cross_check, total}` |
+//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
+//! | `timings_us` | `{refine, existence, stability, cross_check, total}`; `timings.total_s` the total in seconds |
 //!
 //! `expanse verify` ([`crate::verify`]) recomputes every inclusion from `a`, `b`, `period`,
 //! `arithmetic` and `orbit` alone; the stored conclusions are only compared with the
@@ -125,7 +126,28 @@ pub fn certificate(pr: &Proof) -> Value {
         let y = Float::with_val(pr.bits.max(53), &pr.params.b.centre * &pr.centres[p - 1]);
         json!({"x": to_short_decimal(&pr.centres[0]), "y": to_short_decimal(&y)})
     };
+    // Orbit boxes rounded outward to f64, for readers that draw them (verify ignores them).
+    let boxes = if pr.centres.is_empty() || pr.radii.len() != p {
+        Value::Null
+    } else {
+        use crate::ivl::{F64Iv, Ivl, MpIv};
+        use crate::stability::box_of;
+        let f64box = |iv: &MpIv| {
+            let f = F64Iv::from_bounds(&iv.lo(), &iv.hi(), 53);
+            json!({"lo": to_hex(&f.lo()), "hi": to_hex(&f.hi())})
+        };
+        let ib = MpIv::from_bounds(&pr.params.b.lo, &pr.params.b.hi, 64);
+        let xb: Vec<MpIv> = (0..p)
+            .map(|i| box_of::<MpIv>(&pr.centres[i], &pr.radii[i], 64))
+            .collect();
+        json!({
+            "x": xb.iter().map(f64box).collect::<Vec<_>>(),
+            "y": (0..p).map(|i| f64box(&ib.mul(&xb[(i + p - 1) % p]))).collect::<Vec<_>>(),
+        })
+    };
     json!({
+        "boxes": boxes,
+        "timings": {"total_s": pr.timings[4] / 1e3},
         "schema": SCHEMA,
         "map": "henon",
         "tool": {"name": "expanse", "version": env!("CARGO_PKG_VERSION")},
@@ -148,6 +170,7 @@ pub fn certificate(pr: &Proof) -> Value {
         "stability": stab_str(pr.stability),
         "cross_check": cross,
         "precision": {
+            "summary": format!("{} {} bits", pr.kind, pr.bits),
             "growth_bits": {"l1": format!("{:.3}", pr.growth.l1), "l2": format!("{:.3}", pr.growth.l2)},
             "refine": {"kind": "mpfr-float", "bits": pr.refine.0, "iterations": pr.refine.1},
             "existence": {"kind": pr.kind, "bits": pr.bits},

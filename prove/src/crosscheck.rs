@@ -44,7 +44,15 @@ fn h_box(ia: &MpIv, ib: &MpIv, one: &MpIv, x: &MpIv, y: &MpIv) -> (MpIv, MpIv) {
 }
 
 /// Iterates boxes p times and returns (h^p(Z), Dh^p over Z as [m11, m12, m21, m22]).
-fn shoot(ia: &MpIv, ib: &MpIv, x: MpIv, y: MpIv, p: usize, prec: u32) -> ((MpIv, MpIv), [MpIv; 4]) {
+fn shoot(
+    ia: &MpIv,
+    ib: &MpIv,
+    x: MpIv,
+    y: MpIv,
+    p: usize,
+    prec: u32,
+    with_matrix: bool,
+) -> ((MpIv, MpIv), [MpIv; 4]) {
     let one = MpIv::int(1, prec);
     let m2a = MpIv::int(-2, prec).mul(ia);
     let mut m = [
@@ -55,19 +63,47 @@ fn shoot(ia: &MpIv, ib: &MpIv, x: MpIv, y: MpIv, p: usize, prec: u32) -> ((MpIv,
     ];
     let (mut x, mut y) = (x, y);
     for _ in 0..p {
-        let j11 = m2a.mul(&x);
-        let n = [
-            j11.mul(&m[0]).add(&m[2]),
-            j11.mul(&m[1]).add(&m[3]),
-            ib.mul(&m[0]),
-            ib.mul(&m[1]),
-        ];
-        m = n;
+        if with_matrix {
+            let j11 = m2a.mul(&x);
+            let n = [
+                j11.mul(&m[0]).add(&m[2]),
+                j11.mul(&m[1]).add(&m[3]),
+                ib.mul(&m[0]),
+                ib.mul(&m[1]),
+            ];
+            m = n;
+        }
         let (nx, ny) = h_box(ia, ib, &one, &x, &y);
         x = nx;
         y = ny;
     }
     ((x, y), m)
+}
+
+/// Dh^p at a point in floating point (for the preconditioner only: any C works).
+fn point_monodromy(a: &Float, b: &Float, x: &Float, y: &Float, p: usize, prec: u32) -> [Float; 4] {
+    let (mut x, mut y) = (Float::with_val(prec, x), Float::with_val(prec, y));
+    let mut m = [
+        Float::with_val(prec, 1),
+        Float::with_val(prec, 0),
+        Float::with_val(prec, 0),
+        Float::with_val(prec, 1),
+    ];
+    for _ in 0..p {
+        let j11 = Float::with_val(prec, a * &x) * -2i32;
+        let n = [
+            Float::with_val(prec, &j11 * &m[0]) + &m[2],
+            Float::with_val(prec, &j11 * &m[1]) + &m[3],
+            Float::with_val(prec, b * &m[0]),
+            Float::with_val(prec, b * &m[1]),
+        ];
+        m = n;
+        let nx = Float::with_val(prec, 1 + &y)
+            - Float::with_val(prec, a * Float::with_val(prec, x.square_ref()));
+        y = Float::with_val(prec, b * &x);
+        x = nx;
+    }
+    m
 }
 
 /// Runs the 2-D Krawczyk around ž = (x0, b̌·x_{p−1}) at `prec` bits.
@@ -95,26 +131,17 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         MpIv::point(&zy, prec),
         p,
         prec,
+        false,
     );
     let fx = fx.sub(&MpIv::point(&zx, prec));
     let fy = fy.sub(&MpIv::point(&zy, prec));
-    // Point monodromy at ž for the preconditioner (midpoints of a thin enclosure).
-    let iac = MpIv::point(&pb.a.centre, prec);
-    let ibc = MpIv::point(&pb.b.centre, prec);
-    let (_, mc) = shoot(
-        &iac,
-        &ibc,
-        MpIv::point(&zx, prec),
-        MpIv::point(&zy, prec),
-        p,
-        prec,
-    );
-    let mid = |v: &MpIv| Float::with_val(prec, v.lo() + v.hi()) / 2u32;
+    // Point monodromy at ž (floating point) for the preconditioner C ≈ (Dh^p(ž) − I)⁻¹.
+    let mc = point_monodromy(&pb.a.centre, &pb.b.centre, &zx, &zy, p, prec);
     let (a11, a12, a21, a22) = (
-        mid(&mc[0]) - 1u32,
-        mid(&mc[1]),
-        mid(&mc[2]),
-        mid(&mc[3]) - 1u32,
+        Float::with_val(prec, &mc[0] - 1u32),
+        mc[1].clone(),
+        mc[2].clone(),
+        Float::with_val(prec, &mc[3] - 1u32),
     );
     let det = Float::with_val(prec, &a11 * &a22) - Float::with_val(prec, &a12 * &a21);
     if det.is_zero() || !det.is_finite() {
@@ -140,13 +167,69 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
             *r = Float::with_val(53, 2f64.powi(-200));
         }
     }
+    // For long orbits first try ρ = 2^(−prec/2) (the middle of the window where the residual
+    // and quadratic terms both fit, as in the main proof): one shot of the box instead of
+    // several inflations. If that fails, start again from 4·|C·F(ž)|.
+    let mut starts = Vec::new();
+    if prec >= 512 {
+        let mut h = Float::with_val(53, 1);
+        h >>= prec / 2;
+        if h > rho[0] && h > rho[1] {
+            starts.push([h.clone(), h]);
+        }
+    }
+    starts.push(rho);
     let one = MpIv::int(1, prec);
+    let mut last = fail("not run".into(), zero2.clone());
+    for (si, start) in starts.iter().enumerate() {
+        let res = krawczyk_2d(
+            &ia,
+            &ib,
+            &zx,
+            &zy,
+            &cf_x,
+            &cf_y,
+            &c,
+            start.clone(),
+            &one,
+            p,
+            prec,
+        );
+        match res {
+            Ok(cc) => return cc,
+            Err((reason, radii)) => {
+                last = fail(reason, radii);
+                if si + 1 < starts.len() {
+                    continue;
+                }
+            }
+        }
+    }
+    last
+}
+
+#[allow(clippy::too_many_arguments)]
+fn krawczyk_2d(
+    ia: &MpIv,
+    ib: &MpIv,
+    zx: &Float,
+    zy: &Float,
+    cf_x: &MpIv,
+    cf_y: &MpIv,
+    c: &[MpIv; 4],
+    mut rho: [Float; 2],
+    one: &MpIv,
+    p: usize,
+    prec: u32,
+) -> Result<CrossCheck, (String, [Float; 2])> {
+    let (ia, ib, one) = (ia.clone(), ib.clone(), one.clone());
+    let up = |v: &Float| Float::with_val_round(53, v, Round::Up).0;
     for _ in 0..12 {
         let ex = MpIv::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
         let ey = MpIv::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
         let bxz = MpIv::point(&zx, prec).add(&ex);
         let byz = MpIv::point(&zy, prec).add(&ey);
-        let (_, m) = shoot(&ia, &ib, bxz, byz, p, prec);
+        let (_, m) = shoot(&ia, &ib, bxz, byz, p, prec, true);
         let df = [m[0].sub(&one), m[1].clone(), m[2].clone(), m[3].sub(&one)];
         // B = I − C·DF(Z), formed before applying it.
         let b11 = one.sub(&c[0].mul(&df[0]).add(&c[1].mul(&df[2])));
@@ -156,7 +239,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         let kx = cf_x.add(&b11.mul(&ex)).add(&b12.mul(&ey));
         let ky = cf_y.add(&b21.mul(&ex)).add(&b22.mul(&ey));
         if !(kx.is_finite() && ky.is_finite()) {
-            return fail("enclosure not finite".into(), rho);
+            return Err(("enclosure not finite".into(), rho));
         }
         let inside = |k: &MpIv, r: &Float| k.certainly_inside_open(&Float::with_val(53, -r), r);
         let ratio =
@@ -174,7 +257,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
             } else {
                 Stability::Undecided
             };
-            return CrossCheck {
+            return Ok(CrossCheck {
                 proved: true,
                 centre: [zx.clone(), zy.clone()],
                 radii: rho,
@@ -183,7 +266,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
                 bits: prec,
                 contraction: worst,
                 reason: None,
-            };
+            });
         }
         let grow = |r: &Float, k: &MpIv| {
             let v = up(&(k.mag() * 2u32));
@@ -195,8 +278,8 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         };
         rho = [grow(&rho[0], &kx), grow(&rho[1], &ky)];
         if rho[0] > 1e-3 || rho[1] > 1e-3 {
-            return fail(format!("boxes grew past 1e-3 at {prec} bits"), rho);
+            return Err((format!("boxes grew past 1e-3 at {prec} bits"), rho));
         }
     }
-    fail("no inclusion after 12 inflations".into(), rho)
+    Err(("no inclusion after 12 inflations".into(), rho))
 }

@@ -4,18 +4,21 @@
 //!
 //! Precision is chosen from the measured growth along the orbit ([`crate::orbit::growth`]):
 //! f64 intervals first when the estimate says 53 bits can suffice, then MPFR intervals at the
-//! estimated number of bits, doubling on failure up to `Options::max_bits`. Every attempt is
+//! estimated number of bits, raising it by ×1.3 on failure up to `Options::max_bits`. Every attempt is
 //! recorded.
 
 use crate::crosscheck::{cross_check, CrossCheck};
 use crate::error::{Error, ErrorKind};
-use crate::ivl::{F64Iv, Ivl, MpIv};
+use crate::ivl::{ExpIv, F64Iv, Ivl, MpIv};
 use crate::krawczyk::{prove_existence, Existence};
 use crate::orbit::{growth, iterate_orbit, refine, Growth};
 use crate::params::{Param, ParamBox};
 use crate::stability::{minimal_period, stability, Stability};
 use rug::{Float, Rational};
 use std::time::Instant;
+
+/// The certificate's name of expansion intervals (bits = 53 × terms).
+pub const EXP_KIND: &str = <ExpIv<2> as Ivl>::KIND;
 
 /// A candidate to prove.
 #[derive(Clone, Debug)]
@@ -188,7 +191,13 @@ struct AttemptResult {
 fn attempt<S: Ivl>(xr: &[Float], pb: &ParamBox, prec: u32, opts: &Options) -> AttemptResult {
     let centres: Vec<Float> = xr.iter().map(|v| Float::with_val(prec, v)).collect();
     let t = Instant::now();
-    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations);
+    // For long orbits (MPFR), try one evaluation at the expected radius first.
+    let hint = (S::KIND == MpIv::KIND && prec >= 512).then(|| {
+        let mut h = Float::with_val(53, 1);
+        h >>= prec / 2;
+        h
+    });
+    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations, hint.as_ref());
     let t_exist = ms(t);
     let t = Instant::now();
     let mut out = AttemptResult {
@@ -243,19 +252,78 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     // be below 1/(2a·Γ) while the residual is amplified by Γ ≈ 2^(l1 + l2)).
     let est = (2.1 * (gr.l1 + gr.l2)).ceil() as u32 + 64;
     let extra = (2.0 * gr.l1).ceil() as u32 + 32;
+    // f64 intervals, then expansion intervals (2 to 4 terms), then MPFR.
     let mut plan: Vec<(&'static str, u32)> = Vec::new();
     if est <= 120 {
         plan.push((F64Iv::KIND, 53));
     }
-    let mut b = est.max(96).div_ceil(32) * 32;
-    while b <= opts.max_bits && plan.len() < 5 {
-        plan.push((MpIv::KIND, b));
-        b *= 2;
+    if est <= 212 + 64 {
+        for n in 2..=4u32 {
+            if 53 * n + 64 >= est {
+                plan.push((EXP_KIND, 53 * n));
+                if plan.len() >= 3 {
+                    break;
+                }
+            }
+        }
     }
     let mut attempts = Vec::new();
     let mut t_refine = 0.0;
     let mut refine_info = (0u32, 0u32, 0.0f64);
     let mut xr = guess.clone();
+    // Long orbits: measure the amplification Γ of the interval solve instead of trusting the
+    // estimate. One Krawczyk evaluation with r = 0 at a moderate precision p0 gives
+    // |A⁻¹G(x̌)| ≈ Γ·2^(−p0) for an orbit rounded to p0 bits; the proof then needs about
+    // 2·log₂ Γ bits (residual Γ·2^(−P) below r, and Γ·r below 1).
+    let mut probe: Option<(u32, f64)> = None;
+    let mut mp_start = est.max(256) as f64;
+    if est > 212 + 64 {
+        let p0 = ((1.2 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
+        let t = Instant::now();
+        let r0 = refine(
+            &xr,
+            &pb_hi.a.at_prec(p0 + extra).centre,
+            &pb_hi.b.at_prec(p0 + extra).centre,
+            p0 + extra,
+            extra,
+        );
+        t_refine += ms(t);
+        if let Some(r0) = r0.filter(|r| r.converged) {
+            xr = r0.x;
+            let c0: Vec<Float> = xr.iter().map(|v| Float::with_val(p0, v)).collect();
+            let zeros = vec![Float::with_val(53, 0); p];
+            if let Ok(k) = crate::krawczyk::eval::<MpIv>(&c0, &zeros, &pb_hi.at_prec(p0), p0) {
+                let mut big = Float::with_val(53, 0);
+                for m in &k.mags {
+                    if *m > big {
+                        big = m.clone();
+                    }
+                }
+                if big.is_finite() && !big.is_zero() {
+                    let lg = big.get_exp().map(|e| e as f64).unwrap_or(0.0) + p0 as f64;
+                    probe = Some((p0, lg));
+                    mp_start = (2.05 * lg + 64.0).max(256.0);
+                }
+            }
+            attempts.push(Attempt {
+                kind: MpIv::KIND,
+                bits: p0,
+                outcome: match probe {
+                    Some((_, lg)) => {
+                        format!("probe: log2 Γ ≈ {lg:.0}, choosing {} bits", mp_start.ceil())
+                    }
+                    None => "probe inconclusive; using the estimate".into(),
+                },
+                ms: ms(t),
+            });
+        }
+    }
+    // MPFR: the measured (or estimated) precision, then ×1.3 steps on failure.
+    let mut b = mp_start;
+    while b <= opts.max_bits as f64 && plan.len() < 6 {
+        plan.push((MpIv::KIND, (b as u32).div_ceil(32) * 32));
+        b *= 1.3;
+    }
     let mut last: Option<(AttemptResult, &'static str, u32, ParamBox)> = None;
     let mut reason: Option<String> = None;
     for (kind, bits) in plan {
@@ -280,6 +348,19 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             break;
         };
         refine_info = (nbits, r.iterations, r.last_step_log2);
+        if !r.converged {
+            reason = Some(format!(
+                "Newton's method did not converge at {nbits} bits (last step 2^{:.1})",
+                r.last_step_log2
+            ));
+            attempts.push(Attempt {
+                kind,
+                bits,
+                outcome: "refinement did not converge".into(),
+                ms: ms(t),
+            });
+            break;
+        }
         xr = r.x;
         // The refined orbit must pass near the candidate point.
         let dx = Float::with_val(64, &xr[0] - &c.x).abs().to_f64();
@@ -287,7 +368,7 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         let dy = Float::with_val(64, yl - &c.y).abs().to_f64();
         if !(dx.max(dy) <= opts.max_shift) {
             reason = Some(format!(
-                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}): the candidate is not on a period-{p} orbit",
+                "the periodic orbit found is {:.3e} away from the candidate point (limit {:.1e}, see --max-shift): the candidate is not on a period-{p} orbit",
                 dx.max(dy),
                 opts.max_shift
             ));
@@ -301,10 +382,12 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         }
         let pb = pb_hi.at_prec(bits);
         let t = Instant::now();
-        let res = if kind == F64Iv::KIND {
-            attempt::<F64Iv>(&xr, &pb, bits, opts)
-        } else {
-            attempt::<MpIv>(&xr, &pb, bits, opts)
+        let res = match (kind, bits) {
+            (k, _) if k == F64Iv::KIND => attempt::<F64Iv>(&xr, &pb, bits, opts),
+            (k, 106) if k == EXP_KIND => attempt::<ExpIv<2>>(&xr, &pb, bits, opts),
+            (k, 159) if k == EXP_KIND => attempt::<ExpIv<3>>(&xr, &pb, bits, opts),
+            (k, 212) if k == EXP_KIND => attempt::<ExpIv<4>>(&xr, &pb, bits, opts),
+            _ => attempt::<MpIv>(&xr, &pb, bits, opts),
         };
         let outcome = match &res.existence {
             Existence::Proved {
@@ -390,9 +473,18 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                     Status::PeriodicUnstable
                 };
                 if opts.cross_check {
-                    let ccbits = (bits.max(est) * 2).max(128);
-                    let pbc = pb_hi.at_prec(ccbits);
-                    let cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                    // Direct shooting needs about as many bits as the main proof (r below
+                    // 2^−(l1+l2), residual amplified by 2^(l1+l2)); retry once at twice that.
+                    let mut ccbits = bits.max(est).max(128);
+                    let mut cc;
+                    loop {
+                        let pbc = pb_hi.at_prec(ccbits);
+                        cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                        if cc.proved || ccbits >= 2 * bits.max(est).max(128) {
+                            break;
+                        }
+                        ccbits *= 2;
+                    }
                     let agree = cc.proved && cc.decision == res.stability;
                     if agree {
                         proof.status = main;

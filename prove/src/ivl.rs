@@ -23,6 +23,11 @@ pub trait Ivl: Clone + std::fmt::Debug {
     fn int(v: i32, prec: u32) -> Self {
         Self::point(&Float::with_val(64, v), prec)
     }
+    /// An enclosure of self with short endpoints (outward rounded), for tiny quantities whose
+    /// relative accuracy does not matter; multiplying by it is then cheap. Default: self.
+    fn coarse(&self) -> Self {
+        self.clone()
+    }
     /// self + o
     fn add(&self, o: &Self) -> Self;
     /// self − o
@@ -172,27 +177,50 @@ impl Ivl for MpIv {
         }
     }
     fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self {
+        // Endpoints that already fit `prec` are kept exactly at their own (shorter) precision,
+        // so that products with them are cheap; results of operations take the larger
+        // precision of their operands.
+        if lo.prec() <= prec && hi.prec() <= prec {
+            let p = lo.prec().max(hi.prec());
+            return MpIv {
+                lo: Float::with_val(p, lo),
+                hi: Float::with_val(p, hi),
+            };
+        }
         MpIv {
             lo: rnd!(prec, lo, Round::Down),
             hi: rnd!(prec, hi, Round::Up),
         }
     }
+    fn int(v: i32, _prec: u32) -> Self {
+        // Exact at 64 bits; operations with it run at the other operand's precision.
+        MpIv {
+            lo: Float::with_val(64, v),
+            hi: Float::with_val(64, v),
+        }
+    }
+    fn coarse(&self) -> Self {
+        MpIv {
+            lo: rnd!(64, &self.lo, Round::Down),
+            hi: rnd!(64, &self.hi, Round::Up),
+        }
+    }
     fn add(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         MpIv {
             lo: rnd!(p, &self.lo + &o.lo, Round::Down),
             hi: rnd!(p, &self.hi + &o.hi, Round::Up),
         }
     }
     fn sub(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         MpIv {
             lo: rnd!(p, &self.lo - &o.hi, Round::Down),
             hi: rnd!(p, &self.hi - &o.lo, Round::Up),
         }
     }
     fn mul(&self, o: &Self) -> Self {
-        let p = self.prec();
+        let p = self.prec().max(o.prec());
         let (a, b, c, d) = (&self.lo, &self.hi, &o.lo, &o.hi);
         let dn = |x: &Float, y: &Float| rnd!(p, x * y, Round::Down);
         let up = |x: &Float, y: &Float| rnd!(p, x * y, Round::Up);
@@ -271,6 +299,79 @@ impl Ivl for MpIv {
     }
 }
 
+/// An interval with N-term f64 expansion endpoints: `expanse_interval::ExpInterval<N>`
+/// (outward rounding from the core crate's proven error bounds), adapted to [`Ivl`]. Any
+/// number with at most 53·N significant bits is exactly an N-term expansion, so the proof
+/// passes it centres rounded to 53·N bits.
+#[derive(Clone, Debug)]
+pub struct ExpIv<const N: usize>(pub expanse_interval::ExpInterval<N>);
+
+impl<const N: usize> ExpIv<N> {
+    fn wrap(v: expanse_interval::ExpInterval<N>) -> Self {
+        ExpIv(v)
+    }
+}
+
+impl<const N: usize> Ivl for ExpIv<N> {
+    const KIND: &'static str = "exp-interval";
+    fn point(v: &Float, _prec: u32) -> Self {
+        Self::from_bounds(v, v, 0)
+    }
+    fn from_bounds(lo: &Float, hi: &Float, _prec: u32) -> Self {
+        use expanse_interval::IntervalArith;
+        let ctx = ();
+        Self::wrap(
+            expanse_interval::ExpInterval::<N>::from_rug_bounds(&ctx, lo, hi)
+                .unwrap_or_else(|_| expanse_interval::ExpInterval::<N>::empty(&ctx)),
+        )
+    }
+    fn add(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.add(&o.0))
+    }
+    fn sub(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.sub(&o.0))
+    }
+    fn mul(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.mul(&o.0))
+    }
+    fn neg(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.neg())
+    }
+    fn sqr(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        Self::wrap(self.0.sqr())
+    }
+    fn recip(&self) -> Option<Self> {
+        use expanse_interval::IntervalArith;
+        if !self.is_finite() || !(self.lo() > 0 || self.hi() < 0) {
+            return None;
+        }
+        let r = self.0.recip();
+        let out = Self::wrap(r);
+        if out.is_finite() {
+            Some(out)
+        } else {
+            None
+        }
+    }
+    fn lo(&self) -> Float {
+        use expanse_interval::IntervalArith;
+        self.0.inf_rug()
+    }
+    fn hi(&self) -> Float {
+        use expanse_interval::IntervalArith;
+        self.0.sup_rug()
+    }
+    fn is_finite(&self) -> bool {
+        use expanse_interval::IntervalArith;
+        !self.0.is_empty() && self.0.is_bounded()
+    }
+}
+
 /// `Ordering` of two exact floats, `None` when either is NaN.
 pub fn cmp(a: &Float, b: &Float) -> Option<Ordering> {
     a.partial_cmp(b)
@@ -335,6 +436,12 @@ mod tests {
     fn mpfr_intervals_enclose_exact_results() {
         check_encloses::<MpIv>(60);
         check_encloses::<MpIv>(300);
+    }
+
+    #[test]
+    fn expansion_intervals_enclose_exact_results() {
+        check_encloses::<ExpIv<2>>(106);
+        check_encloses::<ExpIv<4>>(212);
     }
 
     #[test]

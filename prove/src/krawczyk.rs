@@ -73,7 +73,7 @@ pub fn ipow<S: Ivl>(x: &S, mut n: u64, prec: u32) -> S {
     result
 }
 
-/// Encloses the solution set {A⁻¹·w : w ∈ [w]} of the cyclic system
+/// Encloses the solution set {A⁻¹·w : w ∈ W} (W a box of right-hand sides) of the cyclic system
 /// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i) and is called
 /// twice per index; `emit(i, δ_i)` receives the enclosures in order.
 pub fn cyclic_solve<S: Ivl>(
@@ -149,10 +149,12 @@ pub fn eval<S: Ivl>(
     let ib = S::from_bounds(&pb.b.lo, &pb.b.hi, prec);
     let iac = S::point(&pb.a.centre, prec);
     let ibc = S::point(&pb.b.centre, prec);
-    let da = ia.sub(&iac);
-    let db = ib.sub(&ibc);
+    // a − ǎ and b − b̌ are tiny: short endpoints make their products cheap.
+    let da = ia.sub(&iac).coarse();
+    let db = ib.sub(&ibc).coarse();
     let one = S::int(1, prec);
     let two = S::int(2, prec);
+    let two_ac = two.mul(&iac);
     let xc = |i: usize| S::point(&x[i % p], prec);
     let e = |i: usize| {
         let ri = &r[i % p];
@@ -169,7 +171,7 @@ pub fn eval<S: Ivl>(
             .mul(&e1)
             .sub(&db.mul(&e0));
         let w = g.add(&d).neg();
-        let al = two.mul(&iac).mul(&x1);
+        let al = two_ac.mul(&x1);
         (al, w)
     };
     let mut inside = true;
@@ -238,13 +240,30 @@ pub enum Existence {
 
 /// Krawczyk with ε-inflation: starts from boxes of radius 4·|A⁻¹G(x̌)| (plus a small floor),
 /// then sets r ← max(r, 2·|K(X) − x̌|) until K(X) ⊂ int X, at most `max_inflations` times.
+///
+/// `hint`: a uniform radius to try first (one evaluation instead of two when it works; the
+/// engine passes 2^(−prec/2), the middle of the window in which the residual term and the
+/// quadratic term both fit when prec ≈ 2·log₂ Γ); on failure the usual start is used.
 pub fn prove_existence<S: Ivl>(
     x: &[Float],
     pb: &ParamBox,
     prec: u32,
     max_inflations: u32,
+    hint: Option<&Float>,
 ) -> Existence {
     let p = x.len();
+    if let Some(h) = hint {
+        let r: Vec<Float> = vec![Float::with_val(53, h); p];
+        if let Ok(ev) = eval::<S>(x, &r, pb, prec) {
+            if ev.inside {
+                return Existence::Proved {
+                    radii: r,
+                    contraction: ev.worst_ratio,
+                    inflations: 0,
+                };
+            }
+        }
+    }
     let zero_r: Vec<Float> = vec![Float::with_val(53, 0); p];
     let first = match eval::<S>(x, &zero_r, pb, prec) {
         Ok(k) => k,

@@ -172,65 +172,109 @@ pub struct Refined {
     pub x: Vec<Float>,
     /// Newton iterations done.
     pub iterations: u32,
-    /// log₂ of the last correction's max norm (−∞ as −10⁶ when it was zero).
+    /// log₂ of the last correction's max norm (−10⁹ when it was zero).
     pub last_step_log2: f64,
+    /// Whether the corrections reached the rounding level at the final precision.
+    pub converged: bool,
+}
+
+fn max_abs(v: &[Float]) -> Float {
+    let mut m = Float::with_val(53, 0);
+    for d in v {
+        let a = Float::with_val(53, d.abs_ref());
+        if a > m || a.is_nan() {
+            m = a;
+        }
+    }
+    m
 }
 
 /// Newton's method on the cyclic system at point parameters (a, b), ending at `prec` bits.
-/// Precision is raised gradually (doubling) so early iterations are cheap. `extra` is the
-/// number of bits lost in the solves (about 2·l1). Returns `None` if Newton diverges.
+/// Precision is raised gradually (doubling) so early iterations are cheap; steps are damped
+/// (halved until the residual decreases) so that rough guesses such as near-returns of a
+/// chaotic orbit still converge. `extra` is the number of bits lost in the solves (about
+/// 2·l1). Returns `None` if Newton diverges.
 pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Option<Refined> {
-    let p = x0.len();
     let mut cur = (128 + extra).min(prec);
     let mut x: Vec<Float> = x0.iter().map(|v| Float::with_val(cur, v)).collect();
     let mut iterations = 0u32;
     let mut last = f64::INFINITY;
+    let mut converged = false;
     let mut stalls = 0;
     for _ in 0..200 {
         let ac = Float::with_val(cur, a);
         let bc = Float::with_val(cur, b);
         let g = residual(&x, &ac, &bc, cur);
+        let gn = max_abs(&g);
         let alpha: Vec<Float> = x
             .iter()
             .map(|xi| Float::with_val(cur, xi * &ac) * 2u32)
             .collect();
         let d = solve_point(&alpha, &bc, &g, cur)?;
         iterations += 1;
-        let mut m = Float::with_val(53, 0);
-        for (xi, di) in x.iter_mut().zip(&d) {
-            *xi -= di;
-            let ad = Float::with_val(53, di.abs_ref());
-            if ad > m {
-                m = ad;
-            }
-        }
-        if !x.iter().all(|v| v.is_finite()) || m > 1e3 {
+        let m = max_abs(&d);
+        if !m.is_finite() {
             return None;
         }
-        let lm = if m.is_zero() { -1e6 } else { m.to_f64().log2() };
-        // Converged at this precision when the step is at the rounding level.
+        // Damping: accept the full step if it reduces the residual, else halve it.
+        let mut t = Float::with_val(cur, 1);
+        let mut accepted = false;
+        for _ in 0..30 {
+            let trial: Vec<Float> = x
+                .iter()
+                .zip(&d)
+                .map(|(xi, di)| Float::with_val(cur, xi - Float::with_val(cur, di * &t)))
+                .collect();
+            let tn = max_abs(&residual(&trial, &ac, &bc, cur));
+            if tn < gn || t == 1 && m < Float::with_val(53, 2f64.powi(-(cur as i32) / 2)) {
+                x = trial;
+                accepted = true;
+                break;
+            }
+            t /= 2u32;
+        }
+        // log2 of the step from its exponent (to_f64 would underflow below 2^−1074).
+        let lm = if m.is_zero() {
+            -1e9
+        } else {
+            m.get_exp().map(|e| e as f64).unwrap_or(f64::INFINITY)
+        };
         let floor = -(cur as f64) + extra as f64 + 8.0;
-        if lm <= floor || lm >= last - 0.5 {
+        if !accepted {
+            // No decrease possible: the residual is at the rounding level of this precision.
+            if cur >= prec {
+                converged = lm <= floor + 16.0;
+                last = lm;
+                break;
+            }
+        }
+        if lm <= floor || (lm >= last - 0.5 && lm < -20.0) || !accepted {
             if cur >= prec {
                 stalls += 1;
                 if lm <= floor || stalls >= 3 {
+                    converged = lm <= floor + 16.0;
                     last = lm;
                     break;
                 }
             } else {
-                cur = (cur * 2).min(prec);
+                // Next level: twice the accuracy reachable at this one (the solve loses
+                // `extra` bits), so that one or two Newton steps suffice per level.
+                cur = (extra + 2 * (cur - extra.min(cur))).min(prec);
                 for xi in x.iter_mut() {
                     xi.set_prec(cur);
                 }
             }
         }
+        if x.iter().any(|v| !v.is_finite() || v.clone().abs() > 1e3) {
+            return None;
+        }
         last = lm;
-        let _ = p;
     }
     Some(Refined {
         x,
         iterations,
         last_step_log2: last,
+        converged,
     })
 }
 

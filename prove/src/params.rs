@@ -1,4 +1,4 @@
-//! Parameter boxes: the intervals [a] × [b] a proof holds for, built from decimal (or hex)
+//! Parameter boxes: the intervals A × B of a and b a proof holds for, built from decimal (or hex)
 //! strings and an optional radius, with exact endpoints and a record of whether the decimal
 //! value itself was exactly representable.
 
@@ -69,7 +69,7 @@ impl Param {
     }
 }
 
-/// The parameter box [a] × [b].
+/// The parameter box A × B (intervals of a and b).
 #[derive(Clone, Debug)]
 pub struct ParamBox {
     /// a

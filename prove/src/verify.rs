@@ -13,7 +13,7 @@ use crate::cert::SCHEMA;
 use crate::crosscheck::cross_check;
 use crate::engine::Status;
 use crate::error::{Error, ErrorKind};
-use crate::ivl::{F64Iv, Ivl, MpIv};
+use crate::ivl::{ExpIv, F64Iv, Ivl, MpIv};
 use crate::krawczyk::eval;
 use crate::numfmt::{parse_exact, parse_hex};
 use crate::params::{Param, ParamBox};
@@ -205,9 +205,14 @@ pub fn verify_value(v: &Value) -> Result<Verdict, Error> {
     let kind: &'static str = match kind {
         k if k == F64Iv::KIND => F64Iv::KIND,
         k if k == MpIv::KIND => MpIv::KIND,
+        k if k == <ExpIv<2> as Ivl>::KIND => <ExpIv<2> as Ivl>::KIND,
         k => return Err(unusable(format!("unknown arithmetic {k:?}"))),
     };
-    if !(2..=MAX_BITS).contains(&bits) || (kind == F64Iv::KIND && bits != 53) {
+    let exp_ok = [106, 159, 212].contains(&bits);
+    if !(2..=MAX_BITS).contains(&bits)
+        || (kind == F64Iv::KIND && bits != 53)
+        || (kind == <ExpIv<2> as Ivl>::KIND && !exp_ok)
+    {
         return Err(unusable(format!(
             "arithmetic bits {bits} not valid for {kind}"
         )));
@@ -264,11 +269,18 @@ pub fn verify_value(v: &Value) -> Result<Verdict, Error> {
         return Ok(Verdict::NotValid { reasons: bad });
     }
     // Existence and uniqueness.
-    let ke = if kind == F64Iv::KIND {
-        eval::<F64Iv>(&centres, &radii, &pb, bits)
-    } else {
-        eval::<MpIv>(&centres, &radii, &pb, bits)
-    };
+    macro_rules! by_kind {
+        ($f:ident ( $($arg:expr),* )) => {
+            match (kind, bits) {
+                (k, _) if k == F64Iv::KIND => $f::<F64Iv>($($arg),*),
+                (k, 106) if k == <ExpIv<2> as Ivl>::KIND => $f::<ExpIv<2>>($($arg),*),
+                (k, 159) if k == <ExpIv<2> as Ivl>::KIND => $f::<ExpIv<3>>($($arg),*),
+                (k, 212) if k == <ExpIv<2> as Ivl>::KIND => $f::<ExpIv<4>>($($arg),*),
+                _ => $f::<MpIv>($($arg),*),
+            }
+        };
+    }
+    let ke = by_kind!(eval(&centres, &radii, &pb, bits));
     match ke {
         Ok(k) if k.inside => {}
         Ok(k) => bad.push(format!(
@@ -281,24 +293,23 @@ pub fn verify_value(v: &Value) -> Result<Verdict, Error> {
         return Ok(Verdict::NotValid { reasons: bad });
     }
     // Minimal period.
-    let mp = if kind == F64Iv::KIND {
-        minimal_period::<F64Iv>(&centres, &radii, bits)
-    } else {
-        minimal_period::<MpIv>(&centres, &radii, bits)
-    };
+    let mp = by_kind!(minimal_period(&centres, &radii, bits));
     if let Err(d) = mp {
         bad.push(format!(
             "minimal period not shown: X_i and X_(i+{d}) overlap for every i"
         ));
     }
     // Stability.
-    let (decision, tr) = if kind == F64Iv::KIND {
-        let s = stability::<F64Iv>(&centres, &radii, &pb, bits);
+    fn stab<S: Ivl>(
+        c: &[Float],
+        r: &[Float],
+        pb: &ParamBox,
+        bits: u32,
+    ) -> (Stability, (Float, Float)) {
+        let s = stability::<S>(c, r, pb, bits);
         (s.decision, (s.trace.lo(), s.trace.hi()))
-    } else {
-        let s = stability::<MpIv>(&centres, &radii, &pb, bits);
-        (s.decision, (s.trace.lo(), s.trace.hi()))
-    };
+    }
+    let (decision, tr) = by_kind!(stab(&centres, &radii, &pb, bits));
     let want = if status == Status::Sink {
         Stability::Attracting
     } else {

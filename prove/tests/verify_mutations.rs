@@ -37,11 +37,11 @@ fn sink_cert(radius: Rational) -> Value {
     certificate(&pr)
 }
 
-/// A period-60 saddle at (1.4, 0.3): an MPFR certificate (status periodic-unstable).
-fn mpfr_cert() -> Value {
+/// A period-p saddle at (1.4, 0.3) (status periodic-unstable), in the given arithmetic:
+/// period 100 needs MPFR, period 33 runs in expansion intervals.
+fn saddle_cert(p: usize, kind: &str) -> Value {
     let a = Float::with_val(4096, Float::parse("1.4").unwrap());
     let b = Float::with_val(4096, Float::parse("0.3").unwrap());
-    let p = 60;
     let o = periodic_orbit(&a, &b, p, 512).unwrap();
     let c = Candidate {
         source: "test".into(),
@@ -61,7 +61,7 @@ fn mpfr_cert() -> Value {
         pr.reason,
         pr.attempts
     );
-    assert_eq!(pr.kind, "mpfr-interval");
+    assert_eq!(pr.kind, kind);
     certificate(&pr)
 }
 
@@ -160,13 +160,15 @@ fn mutations() -> Vec<Mutation> {
             }),
         ),
         (
-            "radius 2 shrunk 10^6 times",
+            "radius 2 shrunk below the rounding level",
             Box::new(|c| {
-                let r = hexnum(&c["orbit"]["radii"][2]);
-                set_hex(
-                    &mut c["orbit"]["radii"][2],
-                    &Float::with_val(53, &r / 1_000_000u32),
-                );
+                // Far below what any enclosure at this precision can resolve: 2^(−4·bits).
+                // (Shrinking by a fixed factor can leave a valid proof: K(X) is often much
+                // smaller than X in some components.)
+                let bits = c["arithmetic"]["bits"].as_u64().unwrap() as u32;
+                let mut r = Float::with_val(53, 1);
+                r >>= 4 * bits;
+                set_hex(&mut c["orbit"]["radii"][2], &r);
             }),
         ),
         (
@@ -262,7 +264,8 @@ fn verify_rejects_mutated_certificates() {
             "sink p7 box 1e-8",
             sink_cert(Rational::from((1, 100_000_000))),
         ),
-        ("saddle p60 mpfr", mpfr_cert()),
+        ("saddle p100 mpfr", saddle_cert(100, "mpfr-interval")),
+        ("saddle p33 expansions", saddle_cert(33, "exp-interval")),
     ];
     let mut tried = 0;
     for (name, cert) in &certs {
@@ -286,6 +289,11 @@ fn verify_rejects_mutated_certificates() {
             tried += 1;
         }
     }
+    // Expansion-specific: fewer terms than the centres need.
+    let (_, ex) = &certs[3];
+    let mut c = ex.clone();
+    c["arithmetic"]["bits"] = json!(106);
+    assert!(rejected(&c), "expansion terms lowered accepted");
     // MPFR-specific: lowered precision, and a cross-check at too few bits.
     let (_, mp) = &certs[2];
     let mut c = mp.clone();
@@ -299,7 +307,7 @@ fn verify_rejects_mutated_certificates() {
     c["arithmetic"]["kind"] = json!("f64-interval");
     c["arithmetic"]["bits"] = json!(53);
     assert!(rejected(&c), "MPFR centres claimed as f64 accepted");
-    tried += 3;
+    tried += 4;
     eprintln!("verify rejected all {tried} mutations");
-    assert_eq!(tried, 3 * (mutations().len() + 3) + 3);
+    assert_eq!(tried, certs.len() * (mutations().len() + 3) + 4);
 }

@@ -274,6 +274,9 @@ impl Figure for SinkFigure {
         // of an orbit make those spikes; the numbers give the order.
         let label_every = (self.orbit.len() / 24).max(1);
         let lab_font = font(LEGEND_PX).color(&BLACK);
+        // Labels of the first half of the orbit go above their point, of the second half below:
+        // after a period doubling, z_i and z_{i+p/2} lie close together.
+        let half = self.orbit.len().div_ceil(2);
         chart
             .draw_series(self.orbit.iter().enumerate().map(|(i, &(x, y))| {
                 let text = if i % label_every == 0 {
@@ -281,9 +284,10 @@ impl Figure for SinkFigure {
                 } else {
                     String::new()
                 };
+                let offset = if i < half { (8, -26) } else { (8, 4) };
                 EmptyElement::at((x, y))
                     + Circle::new((0, 0), 6, red.filled())
-                    + Text::new(text, (8, -26), lab_font.clone())
+                    + Text::new(text, offset, lab_font.clone())
             }))
             .map_err(err)?
             .label(&self.label)
@@ -423,6 +427,159 @@ impl Figure for ParamMapFigure {
             .draw()
             .map_err(err)?;
         Ok(())
+    }
+}
+
+/// The i-th of ten categorical colours (cycling).
+pub fn category_colour(i: usize) -> RGBColor {
+    const PALETTE: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Parameter plane: a on the x axis, b on the y axis; colour by period, shape by status
+/// (hollow circle: candidate; filled disc: proved sink; cross: proved unstable; triangle: not
+/// proven). Drawn when the inputs hold more than one value of b.
+pub struct ParamPlaneFigure {
+    /// Candidates (a, b, period).
+    pub candidates: Vec<(f64, f64, u64)>,
+    /// Certificates (a, b, period, status).
+    pub certificates: Vec<(f64, f64, u64, Status)>,
+    /// Title.
+    pub title: String,
+}
+
+impl Figure for ParamPlaneFigure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+        root.fill(&WHITE).map_err(err)?;
+        let pts = self
+            .candidates
+            .iter()
+            .map(|c| (c.0, c.1))
+            .chain(self.certificates.iter().map(|c| (c.0, c.1)));
+        let (x0, x1, y0, y1) = bounds(pts);
+        let (x0, x1) = padded(x0, x1, 0.06);
+        let (y0, y1) = padded(y0, y1, 0.1);
+        // Room above the data for the legend (one line per period and status).
+        let y1 = y1 + (y1 - y0) * 0.9;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, caption_font())
+            .margin(18)
+            .x_label_area_size(70)
+            .y_label_area_size(110)
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .x_desc("parameter a (dimensionless)")
+            .y_desc("parameter b (dimensionless)")
+            .axis_desc_style(font(DESC_PX))
+            .label_style(font(TICK_PX))
+            .x_labels(6)
+            .y_labels(6)
+            .x_label_formatter(&|v| tick(*v, x1 - x0))
+            .y_label_formatter(&|v| tick(*v, y1 - y0))
+            .draw()
+            .map_err(err)?;
+        let periods: BTreeSet<u64> = self
+            .candidates
+            .iter()
+            .map(|c| c.2)
+            .chain(self.certificates.iter().map(|c| c.2))
+            .collect();
+        // Colours by rank among the periods present, so that no two periods share one (up to
+        // ten periods).
+        let rank: BTreeMap<u64, usize> = periods.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let colour = |p: u64| category_colour(rank.get(&p).copied().unwrap_or(0));
+        // Legend: one entry per period (colour), drawn as a filled square.
+        for p in periods.iter() {
+            let col = colour(*p);
+            chart
+                .draw_series(
+                    self.candidates
+                        .iter()
+                        .filter(|c| c.2 == *p)
+                        .map(|c| Circle::new((c.0, c.1), 9, col.stroke_width(2))),
+                )
+                .map_err(err)?
+                .label(format!("period {p}"))
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x - 6, y - 6), (x + 6, y + 6)], col.filled())
+                });
+        }
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(err)?
+            .label("ring: candidate")
+            .legend(|(x, y)| Circle::new((x, y), 7, BLACK.stroke_width(2)));
+        let statuses: BTreeSet<Status> = self.certificates.iter().map(|c| c.3).collect();
+        for st in statuses {
+            let (label, el): (&str, fn((i32, i32)) -> DynElement<'static, DB, (i32, i32)>) =
+                match st {
+                    Status::Sink => ("disc: proved sink", |(x, y)| {
+                        Circle::new((x, y), 6, BLACK.filled()).into_dyn()
+                    }),
+                    Status::PeriodicUnstable => ("cross: proved unstable", |(x, y)| {
+                        Cross::new((x, y), 6, BLACK.stroke_width(3)).into_dyn()
+                    }),
+                    Status::NotProven => ("triangle: not proven", |(x, y)| {
+                        TriangleMarker::new((x, y), 6, BLACK.filled()).into_dyn()
+                    }),
+                };
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                .map_err(err)?
+                .label(label)
+                .legend(el);
+        }
+        chart
+            .draw_series(self.certificates.iter().map(|c| {
+                let col = colour(c.2);
+                let e: DynElement<DB, (f64, f64)> = match c.3 {
+                    Status::Sink => Circle::new((c.0, c.1), 6, col.filled()).into_dyn(),
+                    Status::PeriodicUnstable => {
+                        Cross::new((c.0, c.1), 7, col.stroke_width(3)).into_dyn()
+                    }
+                    Status::NotProven => {
+                        TriangleMarker::new((c.0, c.1), 7, col.filled()).into_dyn()
+                    }
+                };
+                e
+            }))
+            .map_err(err)?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperMiddle)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font(font(LEGEND_PX))
+            .draw()
+            .map_err(err)?;
+        Ok(())
+    }
+}
+
+/// Builds the a–b plane from candidates and certificates.
+pub fn param_plane(cands: &[Candidate], certs: &[Certificate], title: &str) -> ParamPlaneFigure {
+    ParamPlaneFigure {
+        candidates: cands.iter().map(|c| (c.a, c.b, c.period)).collect(),
+        certificates: certs
+            .iter()
+            .map(|c| (c.a.mid_f64(), c.b.mid_f64(), c.period, c.status))
+            .collect(),
+        title: title.into(),
     }
 }
 

@@ -8,8 +8,9 @@
 //! with an error naming the file and line ([`ErrorKind::Parse`], [`ErrorKind::MixedSchema`]).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::num::{bad_number, interval_from_value, number_from_value, Interval};
+use crate::num::{bad_number, exact_sum, interval_from_value, number_from_value, Interval};
 use rug::float::Round;
+use rug::Float;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -296,10 +297,49 @@ fn parse_box(v: &Value) -> Option<(Interval, Interval)> {
     }
 }
 
-fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
+/// x ± r as an exact interval.
+fn centre_radius(c: &Value, r: &Value) -> Option<Interval> {
+    let c = number_from_value(c, Round::Nearest)?;
+    let r = number_from_value(r, Round::Up)?;
+    if r.is_sign_negative() && !r.is_zero() {
+        return None;
+    }
+    let neg_r = Float::with_val(r.prec(), -&r);
+    Some(Interval {
+        lo: exact_sum(&[c.clone(), neg_r]),
+        hi: exact_sum(&[c, r]),
+    })
+}
+
+/// The product of two intervals, rounded outward at 256 bits.
+fn mul_interval(p: &Interval, q: &Interval) -> Interval {
+    let prods = |round: Round| {
+        [
+            (&p.lo, &q.lo),
+            (&p.lo, &q.hi),
+            (&p.hi, &q.lo),
+            (&p.hi, &q.hi),
+        ]
+        .map(|(u, v)| Float::with_val_round(256, u * v, round).0)
+    };
+    let lo = prods(Round::Down)
+        .into_iter()
+        .reduce(|a, b| if b < a { b } else { a })
+        .unwrap_or_else(|| Float::new(53));
+    let hi = prods(Round::Up)
+        .into_iter()
+        .reduce(|a, b| if b > a { b } else { a })
+        .unwrap_or_else(|| Float::new(53));
+    Interval { lo, hi }
+}
+
+/// Orbit boxes in the forms the prover may write: a list of `{"x", "y"}` or `[x, y]` boxes; a
+/// struct of arrays `{"x": [..], "y": [..]}`; or centres and radii `{"centres": [..],
+/// "radii": [..]}`, where a scalar centre is x_i alone (the scalar form of the cyclic system,
+/// MATH.md §4) and y_i = b·x_{i−1} is enclosed from the box of b.
+fn parse_boxes(v: &Value, b: &Interval) -> Option<Vec<(Interval, Interval)>> {
     match v {
         Value::Array(items) => items.iter().map(parse_box).collect(),
-        // Struct of arrays: {"x": [..], "y": [..]}.
         Value::Object(m) => {
             if let (Some(Value::Array(xs)), Some(Value::Array(ys))) = (m.get("x"), m.get("y")) {
                 if xs.len() == ys.len() {
@@ -310,9 +350,41 @@ fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
                         .collect();
                 }
             }
+            let centres = m.get("centres").or_else(|| m.get("centers"));
+            if let (Some(Value::Array(cs)), Some(Value::Array(rs))) = (centres, m.get("radii")) {
+                if cs.len() != rs.len() || cs.is_empty() {
+                    return None;
+                }
+                if cs.iter().all(|c| c.is_array()) {
+                    // Pairs (x, y) with radii pairs or one radius per point.
+                    return cs
+                        .iter()
+                        .zip(rs)
+                        .map(|(c, r)| {
+                            let c = c.as_array().filter(|c| c.len() == 2)?;
+                            let (rx, ry) = match r {
+                                Value::Array(r) if r.len() == 2 => (&r[0], &r[1]),
+                                r => (r, r),
+                            };
+                            Some((centre_radius(&c[0], rx)?, centre_radius(&c[1], ry)?))
+                        })
+                        .collect();
+                }
+                let xs: Vec<Interval> = cs
+                    .iter()
+                    .zip(rs)
+                    .map(|(c, r)| centre_radius(c, r))
+                    .collect::<Option<_>>()?;
+                let p = xs.len();
+                return Some(
+                    (0..p)
+                        .map(|i| (xs[i].clone(), mul_interval(b, &xs[(i + p - 1) % p])))
+                        .collect(),
+                );
+            }
             for k in ["boxes", "points", "z"] {
-                if let Some(b) = m.get(k).and_then(parse_boxes) {
-                    return Some(b);
+                if let Some(bx) = m.get(k).and_then(|x| parse_boxes(x, b)) {
+                    return Some(bx);
                 }
             }
             None
@@ -321,24 +393,58 @@ fn parse_boxes(v: &Value) -> Option<Vec<(Interval, Interval)>> {
     }
 }
 
-fn describe_precision(v: &Value) -> String {
+/// One precision entry: a string, a number of bits, or `{"kind", "bits"}`.
+fn describe_one(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => format!("{n} bits"),
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(format!("{n} bits")),
         Value::Object(m) => {
-            let mut parts = Vec::new();
-            for (k, x) in m {
-                let s = match x {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    _ => continue,
-                };
+            let kind = m.get("kind").and_then(Value::as_str);
+            let bits = m.get("bits").and_then(Value::as_u64);
+            match (kind, bits) {
+                (Some(k), Some(b)) => Some(format!("{k} {b} bits")),
+                (Some(k), None) => Some(k.to_string()),
+                (None, Some(b)) => Some(format!("{b} bits")),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A compact description of the precision used: the whole value if it is simple, else the
+/// steps that decide the proof (existence, stability, cross-check) in that order, then others.
+fn describe_precision(v: &Value) -> String {
+    if let Some(s) = describe_one(v) {
+        return s;
+    }
+    let Value::Object(m) = v else {
+        return String::new();
+    };
+    let order = ["existence", "stability", "cross_check"];
+    // (step names, description); steps with the same description share one entry.
+    let mut parts: Vec<(String, String)> = Vec::new();
+    for k in order {
+        if let Some(s) = m.get(k).and_then(describe_one) {
+            let name = k.replace('_', "-");
+            match parts.iter_mut().find(|(_, d)| *d == s) {
+                Some(p) => p.0 = format!("{} + {name}", p.0),
+                None => parts.push((name, s)),
+            }
+        }
+    }
+    let mut parts: Vec<String> = parts
+        .into_iter()
+        .map(|(n, d)| format!("{n}: {d}"))
+        .collect();
+    if parts.is_empty() {
+        for (k, x) in m {
+            if let Some(s) = describe_one(x) {
                 parts.push(format!("{k}: {s}"));
             }
-            parts.join(", ")
         }
-        _ => String::new(),
     }
+    parts.join("; ")
 }
 
 fn total_seconds(v: &Value) -> Option<f64> {
@@ -423,12 +529,18 @@ fn parse_certificate(v: &Value, source: &Path, line: Option<usize>) -> Result<Ce
             "orbit",
         ],
     )
-    .and_then(parse_boxes)
+    .and_then(|x| parse_boxes(x, &b))
     .unwrap_or_default();
     let precision = find(v, &["precision", "prec", "bits"])
         .map(describe_precision)
         .unwrap_or_default();
-    let seconds = find(v, &["timings", "timing", "time_s", "seconds"]).and_then(total_seconds);
+    let seconds = find(v, &["timings", "timing", "time_s", "seconds"])
+        .and_then(total_seconds)
+        .or_else(|| {
+            find(v, &["timings_us"])
+                .and_then(total_seconds)
+                .map(|us| us * 1e-6)
+        });
     Ok(Certificate {
         schema,
         a,
@@ -485,6 +597,7 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>> {
 pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
     let mut inputs = Inputs::default();
     let mut cert_schema: Option<(String, PathBuf)> = None;
+    let mut cand_schema: Option<(String, PathBuf)> = None;
     for (path, explicit) in collect_files(paths)? {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Error::new(ErrorKind::Io, format!("cannot read: {e}")).at(&path, None))?;
@@ -492,6 +605,13 @@ pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
         let records: Vec<(Value, Option<usize>)> = match serde_json::from_str::<Value>(&text) {
             Ok(Value::Array(items)) => items.into_iter().map(|v| (v, None)).collect(),
             Ok(v) => vec![(v, Some(1))],
+            Err(whole_err) if path.extension().is_some_and(|e| e == "json") => {
+                // A certificate file: report where the JSON breaks.
+                return Err(
+                    Error::new(ErrorKind::Parse, format!("not valid JSON: {whole_err}"))
+                        .at(&path, Some(whole_err.line())),
+                );
+            }
             Err(whole_err) => {
                 let mut recs = Vec::new();
                 let mut any = false;
@@ -542,6 +662,25 @@ pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
             file_kind = Some(kind);
             match kind {
                 Kind::Candidate => {
+                    // Candidates that carry a schema version must all carry the same one.
+                    if let Some(sch) = v.get("schema").and_then(Value::as_str) {
+                        match &cand_schema {
+                            None => cand_schema = Some((sch.to_string(), path.clone())),
+                            Some((s0, first)) if s0 != sch => {
+                                return Err(Error::new(
+                                    ErrorKind::MixedSchema,
+                                    format!(
+                                        "candidate schema {:?} differs from schema {:?} of {}",
+                                        sch,
+                                        s0,
+                                        first.display()
+                                    ),
+                                )
+                                .at(&path, line));
+                            }
+                            _ => {}
+                        }
+                    }
                     inputs
                         .candidates
                         .push(parse_candidate(&v, &path, line.unwrap_or(1))?);
@@ -609,6 +748,30 @@ fn str_field(m: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     })
 }
 
+/// The name of an n-term precision: f64, dd, td, qd, 5-double …; f32 terms: f32, df32 (2),
+/// qf32 (4), n×f32.
+fn precision_label(term: &str, n: &str) -> String {
+    match (term, n) {
+        ("f64", "1") => "f64".into(),
+        ("f64", "2") => "dd".into(),
+        ("f64", "3") => "td".into(),
+        ("f64", "4") => "qd".into(),
+        ("f64", n) => format!("{n}-double"),
+        ("f32", "1") => "f32".into(),
+        ("f32", n) => format!("{n}×f32"),
+        (t, n) => format!("{n}×{t}"),
+    }
+}
+
+/// A number given as a JSON number or a numeric string.
+fn as_num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
 fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
     match v {
         Value::Array(items) => items.iter().for_each(|i| walk_bench(i, ctx, out)),
@@ -616,9 +779,17 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
             let mut ctx = ctx.clone();
             if let Some(b) = str_field(m, &["backend", "device_kind", "target"]) {
                 ctx.backend = Some(b);
+            } else if let Some(b) = str_field(m, &["bench"]).filter(|b| b == "cpu" || b == "gpu") {
+                ctx.backend = Some(b);
+            } else if m.contains_key("devices") && ctx.backend.is_none() {
+                // `expanse bench gpu --json` names its devices and not its backend.
+                ctx.backend = Some("gpu".into());
             }
-            if let Some(p) = str_field(m, &["precision", "prec", "format", "terms", "n"]) {
+            if let Some(p) = str_field(m, &["precision", "prec", "format"]) {
                 ctx.precision = Some(p);
+            } else if let Some(n) = str_field(m, &["n", "terms"]) {
+                let term = str_field(m, &["term", "base"]).unwrap_or_else(|| "f64".into());
+                ctx.precision = Some(precision_label(&term, &n));
             }
             let rate = [
                 "iters_per_s",
@@ -629,10 +800,22 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
                 "its_per_s",
             ]
             .iter()
-            .find_map(|k| m.get(*k).and_then(Value::as_f64));
+            .find_map(|k| m.get(*k).and_then(as_num));
             let time = ["seconds", "time_s", "median_s", "mean_s", "secs", "wall_s"]
                 .iter()
-                .find_map(|k| m.get(*k).and_then(Value::as_f64));
+                .find_map(|k| m.get(*k).and_then(as_num))
+                .or_else(|| {
+                    ["total_ms", "time_ms", "median_ms", "ms"]
+                        .iter()
+                        .find_map(|k| m.get(*k).and_then(as_num))
+                        .map(|ms| ms * 1e-3)
+                })
+                .or_else(|| {
+                    ["total_us", "time_us", "us"]
+                        .iter()
+                        .find_map(|k| m.get(*k).and_then(as_num))
+                        .map(|us| us * 1e-6)
+                });
             if let Some(r) = rate.filter(|r| r.is_finite() && *r > 0.0) {
                 out.rates.push(BenchRate {
                     backend: ctx.backend.clone().unwrap_or_else(|| "cpu".into()),
@@ -644,9 +827,12 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
                     out.proof_timings.push(ProofTiming {
                         period: p,
                         seconds: t,
-                        label: str_field(m, &["method", "label", "precision", "prec"])
-                            .or(ctx.precision.clone())
-                            .unwrap_or_else(|| "proof".into()),
+                        label: str_field(
+                            m,
+                            &["method", "label", "arithmetic", "precision", "prec"],
+                        )
+                        .or(ctx.precision.clone())
+                        .unwrap_or_else(|| "proof".into()),
                     });
                 }
             }
@@ -657,5 +843,81 @@ fn walk_bench(v: &Value, ctx: &Ctx, out: &mut Inputs) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centres_and_radii_give_x_boxes_and_y_from_b() {
+        // Scalar form: x_i = c_i ± r_i and y_i = b·x_{i−1}.
+        let v =
+            serde_json::json!({"centres": ["0x1p+0", "-0x1p-1"], "radii": ["0x1p-10", "0x1p-10"]});
+        let b = Interval::point(Float::with_val(53, 0.25));
+        let boxes = parse_boxes(&v, &b).unwrap();
+        let f = |i: &Interval| (i.lo.to_f64(), i.hi.to_f64());
+        let r = 2f64.powi(-10);
+        assert_eq!(f(&boxes[0].0), (1.0 - r, 1.0 + r));
+        assert_eq!(f(&boxes[1].0), (-0.5 - r, -0.5 + r));
+        // y_0 = b·x_1 = 0.25·[−0.5 − r, −0.5 + r].
+        assert_eq!(f(&boxes[0].1), (-0.125 - r / 4.0, -0.125 + r / 4.0));
+        assert_eq!(f(&boxes[1].1), (0.25 * (1.0 - r), 0.25 * (1.0 + r)));
+    }
+
+    #[test]
+    fn bench_outputs_of_the_gpu_and_prove_benches() {
+        // The shapes `expanse bench gpu --json` and `expanse bench prove --json` print.
+        let gpu = serde_json::json!({"devices": "1 × H100", "results": [
+            {"term": "f64", "n": 2, "seconds": 0.5, "iterations_per_second": 2.0e10},
+            {"term": "f32", "n": 2, "seconds": 0.5, "iterations_per_second": 3.0e10}]});
+        let prove = serde_json::json!({"bench": "prove", "rows": [
+            {"period": 7, "arithmetic": "f64-interval", "bits": 53, "total_ms": "1.500"}]});
+        let mut inputs = Inputs::default();
+        walk_bench(&gpu, &Ctx::default(), &mut inputs);
+        walk_bench(&prove, &Ctx::default(), &mut inputs);
+        let rates: Vec<(&str, &str, f64)> = inputs
+            .rates
+            .iter()
+            .map(|r| (r.backend.as_str(), r.precision.as_str(), r.iters_per_s))
+            .collect();
+        assert_eq!(rates, vec![("gpu", "dd", 2.0e10), ("gpu", "2×f32", 3.0e10)]);
+        assert_eq!(
+            inputs.proof_timings,
+            vec![ProofTiming {
+                period: 7,
+                seconds: 1.5e-3,
+                label: "f64-interval".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn statuses_parse_in_several_spellings() {
+        assert_eq!(
+            Status::parse("periodic-unstable"),
+            Some(Status::PeriodicUnstable)
+        );
+        assert_eq!(Status::parse("NotProven"), Some(Status::NotProven));
+        assert_eq!(
+            parse_status(&serde_json::json!({"Sink": {"margin": 1}})),
+            Some(Status::Sink)
+        );
+        assert_eq!(Status::parse("stable?"), None);
+    }
+
+    #[test]
+    fn precision_descriptions_merge_equal_steps() {
+        let v = serde_json::json!({
+            "existence": {"kind": "f64-interval", "bits": 53},
+            "stability": {"kind": "f64-interval", "bits": 53},
+            "cross_check": {"kind": "mpfr-interval", "bits": 146},
+            "refine": {"kind": "mpfr-float", "bits": 88}
+        });
+        assert_eq!(
+            describe_precision(&v),
+            "existence + stability: f64-interval 53 bits; cross-check: mpfr-interval 146 bits"
+        );
     }
 }

@@ -126,6 +126,22 @@ pub fn write_report(inputs: &Inputs, out: &Path) -> Result<Report> {
             )?,
             "parameter a against period: candidates (grey), certificates coloured by status",
         );
+        // The a–b plane, when b takes more than one value.
+        let bs: BTreeSet<u64> = cands
+            .iter()
+            .map(|c| c.b.to_bits())
+            .chain(certs.iter().map(|c| c.b.mid_f64().to_bits()))
+            .collect();
+        if bs.len() > 1 {
+            push_figure(
+                &mut rep,
+                figures::render(
+                    &figures::param_plane(cands, certs, "Parameter plane (a, b)"),
+                    &out.join("parameter_plane"),
+                )?,
+                "parameters a and b: colour by period; hollow circle candidate, disc proved sink, cross proved unstable, triangle not proven",
+            );
+        }
         push_figure(
             &mut rep,
             figures::render(

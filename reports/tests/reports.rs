@@ -89,6 +89,18 @@ fn mixed_schemas_are_refused() {
     assert_eq!(e.kind, ErrorKind::MixedSchema);
     assert_eq!(e.path.as_deref(), Some(d.join("b.json").as_path()));
 
+    // Candidates of two schema versions.
+    let cand = std::fs::read_to_string(fixtures().join("candidates.jsonl")).unwrap();
+    let mut lines: Vec<String> = cand.lines().map(String::from).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["schema"] = format!("expanse-candidate/{}", 1 + i / 4).into();
+        *l = v.to_string();
+    }
+    std::fs::write(d.join("two.jsonl"), lines.join("\n")).unwrap();
+    let e = load(&[d.join("two.jsonl")]).unwrap_err();
+    assert_eq!((e.kind, e.line), (ErrorKind::MixedSchema, Some(5)));
+
     // A certificate as line 2 of a candidates file.
     let cand = std::fs::read_to_string(fixtures().join("candidates.jsonl")).unwrap();
     let first = cand.lines().next().unwrap();
@@ -134,10 +146,11 @@ fn unreadable_inputs_are_refused_with_file_and_line() {
         ErrorKind::Io
     );
     std::fs::write(d.join("trunc.json"), &c[..c.len() / 2]).unwrap();
-    assert_eq!(
-        load(&[d.join("trunc.json")]).unwrap_err().kind,
-        ErrorKind::Parse
-    );
+    let e = load(&[d.join("trunc.json")]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Parse);
+    // The error points at the end of the truncated text, not at its first line.
+    let lines = c[..c.len() / 2].lines().count();
+    assert!(e.line.unwrap() >= lines.saturating_sub(1), "{e}");
 }
 
 fn png_size(path: &Path) -> (u32, u32) {
@@ -231,4 +244,29 @@ fn empty_inputs_are_refused() {
         write_report(&inputs, &d.join("out")).unwrap_err().kind,
         ErrorKind::Empty
     );
+}
+
+#[test]
+fn parameter_plane_only_when_b_varies() {
+    let d = scratch("plane");
+    let one_b = load(&[fixtures().join("candidates.jsonl")]).unwrap();
+    write_report(&one_b, &d.join("one")).unwrap();
+    assert!(!d.join("one/parameter_plane.png").exists());
+
+    // Move one candidate to b = 0.25.
+    let text = std::fs::read_to_string(fixtures().join("candidates.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    v["b"] = serde_json::json!({"decimal": "0.25", "hex": "0x1p-2"});
+    lines[0] = v.to_string();
+    std::fs::write(d.join("two_b.jsonl"), lines.join("\n")).unwrap();
+    let two_b = load(&[d.join("two_b.jsonl")]).unwrap();
+    assert_eq!(two_b.candidates[0].b, 0.25);
+    write_report(&two_b, &d.join("two")).unwrap();
+    assert_eq!(png_size(&d.join("two/parameter_plane.png")), (900, 700));
+    let svg = std::fs::read_to_string(d.join("two/parameter_plane.svg")).unwrap();
+    // One legend entry per period present (4, 7, 14).
+    for p in [4, 7, 14] {
+        assert!(svg.contains(&format!("period {p}")), "period {p}");
+    }
 }

@@ -1,39 +1,123 @@
 //! Backends: "something that maps a chunk of orbit tasks to per-orbit records". The engine
-//! cuts the work into chunks and hands each to a [`Backend`]; every backend implements the
-//! contract of [`crate::orbit`], so the records do not depend on which one ran.
+//! cuts the work into chunks ([`OrbitChunk`]: parameters × initial points) and hands each to
+//! a [`Backend`]; every backend implements the contract of [`crate::orbit`], so the records do
+//! not depend on which one ran.
 //!
-//! - [`CpuBackend`]: rayon over all cores, `LANES` orbits in lockstep per thread; the (T, N)
-//!   pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
-//! - GPU: see [`select_backend`], the one place where `expanse-gpu` plugs in.
+//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the
+//!   (T, N) pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
+//! - [`GpuBackend`]: `expanse_gpu::GpuContext::run_orbits` on one or several GPUs of the host
+//!   (the kernels repeat the same contract; `expanse bench gpu --check` and this crate's
+//!   `reference_matches_the_gpu_crates_reference` test tie the two implementations together).
+//!
+//! [`select_backend`] picks one for `--backend auto|cpu|gpu`.
 
-use crate::orbit::{blank_record, run_orbits, Base, OrbitJob, OrbitRecord, OrbitTask, LANES};
+use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::{Error, ErrorKind};
 use rayon::prelude::*;
 
-/// Maps a chunk of orbit tasks to per-orbit records (one per task, same order).
-pub trait Backend: Send + Sync {
+/// A chunk of work: every parameter with every initial point; orbit g = p·n_inits + i.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrbitChunk {
+    /// Parameters (a, b), as f64 grid values.
+    pub params: Vec<(f64, f64)>,
+    /// Initial points (x0, y0).
+    pub inits: Vec<(f64, f64)>,
+}
+
+impl OrbitChunk {
+    /// Number of orbits.
+    pub fn len(&self) -> u64 {
+        self.params.len() as u64 * self.inits.len() as u64
+    }
+
+    /// True when there is no orbit.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The orbits as flat tasks, in orbit order.
+    pub fn tasks(&self) -> Vec<OrbitTask> {
+        let mut t = Vec::with_capacity(self.len() as usize);
+        for &(a, b) in &self.params {
+            for &(x0, y0) in &self.inits {
+                t.push(OrbitTask { a, b, x0, y0 });
+            }
+        }
+        t
+    }
+}
+
+/// Maps a chunk of orbits to per-orbit records (one per orbit, in orbit order).
+pub trait Backend {
     /// A short description for messages and the manifest (e.g. `"cpu (16 threads)"`).
     fn describe(&self) -> String;
-    /// Runs the contract of [`crate::orbit`] on every task.
-    fn run(&self, job: &OrbitJob, tasks: &[OrbitTask]) -> Result<Vec<OrbitRecord>, Error>;
+    /// Runs the contract of [`crate::orbit`] on every orbit of `chunk`.
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error>;
+    /// Map iterations a default chunk should hold (a chunk is the unit of checkpointing:
+    /// about 2^30 on the CPU, seconds of work).
+    fn chunk_iterations(&self) -> u64 {
+        1 << 30
+    }
+    /// Bounds on the orbits of a default chunk (enough to keep every core or GPU lane busy).
+    fn chunk_orbits(&self) -> (u64, u64) {
+        (256, 65_536)
+    }
 }
 
 /// The CPU backend: rayon's global pool (all cores unless `RAYON_NUM_THREADS` says otherwise).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CpuBackend;
 
-/// Orbits per rayon work item (a few lockstep groups, so scheduling overhead stays small).
-const ORBITS_PER_ITEM: usize = LANES;
+impl CpuBackend {
+    /// Runs the contract on flat tasks.
+    pub fn run_tasks(
+        &self,
+        job: &OrbitJob,
+        tasks: &[OrbitTask],
+    ) -> Result<Vec<OrbitRecord>, Error> {
+        let mut out = vec![blank_record(); tasks.len()];
+        dispatch!(job.base, job.terms, run_cpu(job, tasks, &mut out));
+        Ok(out)
+    }
+}
+
+/// Orbits run in lockstep per thread by the CPU backend for N terms: 8 for N ≤ 2, where one
+/// step is a short dependent chain and interleaving independent orbits hides its latency; 1
+/// for N ≥ 3, where the fast-tier step is long enough to fill the pipeline alone. Measured
+/// with `cargo bench -p expanse-search --bench lanes` (criterion, 2 shared threads, 8 lanes
+/// against one orbit at a time in the same run): ×5.8 at N = 1, ×4.7 at N = 2, ×0.67 at
+/// N = 4 (2, 4 lanes: ×0.71, ×0.77); `--example throughput` (rates from CPU time) gave ×3.35,
+/// ×4.35, ×1.02 (N = 4) and ×1.02 (N = 8).
+pub fn cpu_lanes(terms: usize) -> usize {
+    if terms <= 2 {
+        8
+    } else {
+        1
+    }
+}
+
+fn run_cpu_lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
+    job: &OrbitJob,
+    tasks: &[OrbitTask],
+    out: &mut [OrbitRecord],
+) {
+    // One rayon item per lockstep group.
+    out.par_chunks_mut(L)
+        .zip(tasks.par_chunks(L))
+        .with_max_len(1)
+        .for_each(|(o, t)| run_lanes::<T, N, L>(job, t, o));
+}
 
 fn run_cpu<T: expanse_core::FloatTerm, const N: usize>(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    out.par_chunks_mut(ORBITS_PER_ITEM)
-        .zip(tasks.par_chunks(ORBITS_PER_ITEM))
-        .with_max_len(1)
-        .for_each(|(o, t)| run_orbits::<T, N>(job, t, o));
+    if cpu_lanes(N) == 8 {
+        run_cpu_lanes::<T, N, 8>(job, tasks, out)
+    } else {
+        run_cpu_lanes::<T, N, 1>(job, tasks, out)
+    }
 }
 
 /// Dispatches (base, terms) to the monomorphised `$f::<T, N>(args…)`.
@@ -57,23 +141,120 @@ macro_rules! dispatch {
             (Base::F32, 7) => $f::<f32, 7>($($arg),*),
             (Base::F32, 8) => $f::<f32, 8>($($arg),*),
             (_, n) => {
-                return Err(Error::new(
-                    ErrorKind::InvalidSpec,
+                return Err($crate::Error::new(
+                    $crate::ErrorKind::InvalidSpec,
                     format!("--prec: {n} terms is outside 1..8"),
                 ))
             }
         }
     };
 }
+pub(crate) use dispatch;
 
 impl Backend for CpuBackend {
     fn describe(&self) -> String {
         format!("cpu ({} threads)", rayon::current_num_threads())
     }
 
-    fn run(&self, job: &OrbitJob, tasks: &[OrbitTask]) -> Result<Vec<OrbitRecord>, Error> {
-        let mut out = vec![blank_record(); tasks.len()];
-        dispatch!(job.base, job.terms, run_cpu(job, tasks, &mut out));
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
+        self.run_tasks(job, &chunk.tasks())
+    }
+}
+
+/// The GPU backend: the CUDA kernels of `expanse-gpu` on the GPUs of `--devices`.
+pub struct GpuBackend {
+    ctx: expanse_gpu::GpuContext,
+}
+
+fn gpu_failed(e: expanse_gpu::GpuError) -> Error {
+    let kind = match e.kind {
+        expanse_gpu::GpuErrorKind::Unavailable(_) => ErrorKind::BackendUnavailable,
+        _ => ErrorKind::BackendFailed,
+    };
+    Error::new(kind, format!("gpu backend: {e}"))
+}
+
+fn run_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
+    ctx: &expanse_gpu::GpuContext,
+    job: &OrbitJob,
+    chunk: &OrbitChunk,
+    out: &mut Vec<OrbitRecord>,
+) -> Result<(), Error> {
+    let batch = expanse_gpu::OrbitBatch::<T, N> {
+        a: chunk
+            .params
+            .iter()
+            .map(|p| expanse_core::Expansion::from_f64(p.0))
+            .collect(),
+        b: chunk
+            .params
+            .iter()
+            .map(|p| expanse_core::Expansion::from_f64(p.1))
+            .collect(),
+        x0: chunk.inits.iter().map(|p| p.0).collect(),
+        y0: chunk.inits.iter().map(|p| p.1).collect(),
+        settings: expanse_gpu::SearchSettings {
+            transient: job.transient,
+            pmax: job.pmax,
+            tol: job.tol,
+            escape: job.escape,
+        },
+    };
+    let recs = ctx.run_orbits(&batch, 0..batch.len()).map_err(gpu_failed)?;
+    out.extend(recs.iter().map(from_gpu_record));
+    Ok(())
+}
+
+/// Converts a record of the GPU crate (terms of T) to this crate's plain record (terms
+/// widened exactly to f64).
+pub fn from_gpu_record<T: expanse_core::FloatTerm, const N: usize>(
+    r: &expanse_gpu::OrbitRecord<T, N>,
+) -> OrbitRecord {
+    use crate::orbit::OrbitStatus as S;
+    let mut o = blank_record();
+    o.status = match r.status {
+        expanse_gpu::OrbitStatus::Escaped => S::Escaped,
+        expanse_gpu::OrbitStatus::NoCycle => S::NoCycle,
+        expanse_gpu::OrbitStatus::Unconfirmed => S::Unconfirmed,
+        expanse_gpu::OrbitStatus::Cycle => S::Cycle,
+    };
+    o.steps = r.steps;
+    o.period = r.period;
+    o.residual = r.residual;
+    o.trace = r.trace;
+    o.det = r.det;
+    for i in 0..N {
+        o.x[i] = r.x[i].to_f64();
+        o.y[i] = r.y[i].to_f64();
+    }
+    o
+}
+
+impl Backend for GpuBackend {
+    fn describe(&self) -> String {
+        format!("gpu: {}", self.ctx.describe())
+    }
+
+    fn chunk_iterations(&self) -> u64 {
+        // A GPU runs 10^10–10^11 iterations/s: about a second of work per chunk.
+        1 << 36
+    }
+
+    fn chunk_orbits(&self) -> (u64, u64) {
+        // Enough threads to fill every SM of several GPUs; records stay a few hundred MB.
+        (1 << 17, 1 << 21)
+    }
+
+    fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
+        let mut out = Vec::with_capacity(chunk.len() as usize);
+        if chunk.is_empty() {
+            return Ok(out);
+        }
+        dispatch!(
+            job.base,
+            job.terms,
+            run_gpu(&self.ctx, job, chunk, &mut out)
+        )?;
         Ok(out)
     }
 }
@@ -112,33 +293,94 @@ pub struct Selected {
     pub note: Option<String>,
 }
 
-/// Why no GPU backend can run (the reason shown to the user).
-fn gpu_unavailable(_devices: &str) -> String {
-    // GPU HOOK: when `expanse-gpu` exposes its batch function (params, initial points,
-    // transient, pmax, tol, escape, N, T → per-orbit records of the contract), implement
-    // `Backend` for a `GpuBackend` wrapping it here, return it from `select_backend` for
-    // `Gpu` and `Auto`, and keep this function for the reasons it reports.
-    "expanse-gpu does not provide a search kernel in this build".to_string()
+/// The GPUs of `devices` (`all` or `0,1,…`), or why none is usable.
+fn probe_gpu(devices: &str) -> Result<Result<GpuBackend, String>, Error> {
+    let sel: expanse_gpu::DeviceSelection = devices
+        .parse()
+        .map_err(|e: String| Error::new(ErrorKind::InvalidSpec, e))?;
+    Ok(match expanse_gpu::GpuContext::probe_devices(&sel) {
+        Ok(ctx) => Ok(GpuBackend { ctx }),
+        Err(u) => Err(u.reason),
+    })
 }
 
-/// Picks the backend for `choice` (`devices` is passed to the GPU crate, e.g. `all` or
-/// `0,1`).
+/// Picks the backend for `choice`; `devices` (`all` or `0,1,…`) selects the GPUs.
 pub fn select_backend(choice: BackendChoice, devices: &str) -> Result<Selected, Error> {
     match choice {
         BackendChoice::Cpu => Ok(Selected {
             backend: Box::new(CpuBackend),
             note: None,
         }),
-        BackendChoice::Gpu => Err(Error::new(
-            ErrorKind::BackendUnavailable,
-            format!("--backend gpu: no usable GPU: {}", gpu_unavailable(devices)),
-        )),
-        BackendChoice::Auto => Ok(Selected {
-            backend: Box::new(CpuBackend),
-            note: Some(format!(
-                "using the CPU: no usable GPU: {}",
-                gpu_unavailable(devices)
+        BackendChoice::Gpu => match probe_gpu(devices)? {
+            Ok(g) => Ok(Selected {
+                backend: Box::new(g),
+                note: None,
+            }),
+            Err(reason) => Err(Error::new(
+                ErrorKind::BackendUnavailable,
+                format!("--backend gpu: no usable GPU: {reason}"),
             )),
-        }),
+        },
+        BackendChoice::Auto => match probe_gpu(devices)? {
+            Ok(g) => {
+                let note = format!("using the GPU backend: {}", g.describe());
+                Ok(Selected {
+                    backend: Box::new(g),
+                    note: Some(note),
+                })
+            }
+            Err(reason) => Ok(Selected {
+                backend: Box::new(CpuBackend),
+                note: Some(format!("using the CPU: no usable GPU: {reason}")),
+            }),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orbit::run_orbit;
+
+    #[test]
+    fn cpu_backend_equals_the_one_orbit_reference_for_every_width() {
+        // 13 orbits: not a multiple of any lockstep width; sinks, chaos and escapes mixed.
+        let tasks: Vec<OrbitTask> = (0..13)
+            .map(|i| OrbitTask {
+                a: [1.0, 1.25, 1.4, 2.0, 0.3][i % 5],
+                b: 0.3,
+                x0: 0.11 * i as f64 - 0.6,
+                y0: 0.03 * i as f64 - 0.2,
+            })
+            .collect();
+        for (base, terms) in [
+            (Base::F64, 1),
+            (Base::F64, 2),
+            (Base::F32, 1),
+            (Base::F32, 3),
+        ] {
+            let job = OrbitJob {
+                transient: 2100,
+                pmax: 16,
+                tol: if base == Base::F64 { 1e-10 } else { 1e-5 },
+                escape: 1e3,
+                terms,
+                base,
+            };
+            let got = CpuBackend.run_tasks(&job, &tasks).unwrap();
+            let cycles = got
+                .iter()
+                .filter(|r| r.status == crate::orbit::OrbitStatus::Cycle);
+            assert!(cycles.count() >= 4, "{base:?} {terms}");
+            for (t, g) in tasks.iter().zip(got.iter()) {
+                let want = match (base, terms) {
+                    (Base::F64, 1) => run_orbit::<f64, 1>(&job, t),
+                    (Base::F64, 2) => run_orbit::<f64, 2>(&job, t),
+                    (Base::F32, 1) => run_orbit::<f32, 1>(&job, t),
+                    _ => run_orbit::<f32, 3>(&job, t),
+                };
+                assert!(g.bit_identical(&want), "{base:?} {terms} {t:?}");
+            }
+        }
     }
 }

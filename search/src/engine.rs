@@ -11,13 +11,14 @@
 //! canonical points' leading terms are within tol (max norm), otherwise it starts a new one.
 //! Each cycle is written once, with the first init that reached it and the number of hits.
 
-use crate::backend::Backend;
+use crate::backend::{Backend, OrbitChunk};
 use crate::files::{
-    read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic, CandidateLine,
-    ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA, MANIFEST_SCHEMA,
+    lock_output, read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic,
+    CandidateLine, ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA,
+    MANIFEST_SCHEMA,
 };
 use crate::hexfloat::format_f64;
-use crate::orbit::{OrbitRecord, OrbitStatus, OrbitTask};
+use crate::orbit::{OrbitRecord, OrbitStatus};
 use crate::spec::SearchSpec;
 use crate::{Error, ErrorKind};
 use serde_json::{json, Value};
@@ -123,31 +124,26 @@ impl RunReport {
     }
 }
 
-/// The default parameters per chunk: about 2^30 map iterations per chunk, at least 256 and at
-/// most 65536 orbits.
-pub fn default_chunk_size(spec: &SearchSpec) -> u64 {
+/// The default parameters per chunk for `backend`: about [`Backend::chunk_iterations`] map
+/// iterations per chunk, within [`Backend::chunk_orbits`] orbits.
+pub fn default_chunk_size(spec: &SearchSpec, backend: &dyn Backend) -> u64 {
     let per_orbit = spec.job.transient + 2 * spec.job.pmax as u64 + 1;
-    let orbits = ((1u64 << 30) / per_orbit).clamp(256, 65_536);
+    let (lo, hi) = backend.chunk_orbits();
+    let orbits = (backend.chunk_iterations() / per_orbit).clamp(lo, hi);
     (orbits / spec.inits_per_param()).max(1)
 }
 
-/// Builds the orbit tasks of parameters `[lo, hi)`.
-pub fn chunk_tasks(spec: &SearchSpec, lo: u64, hi: u64) -> Vec<OrbitTask> {
-    let n = spec.inits_per_param();
-    let mut tasks = Vec::with_capacity(((hi - lo) * n) as usize);
-    for p in lo..hi {
-        let (a, b) = spec.param(p);
-        for i in 0..n {
-            let (x0, y0) = spec.init_point(p, i);
-            tasks.push(OrbitTask {
-                a: a.value,
-                b: b.value,
-                x0,
-                y0,
-            });
-        }
+/// The orbits of parameters `[lo, hi)`: every parameter with every initial point.
+pub fn chunk_work(spec: &SearchSpec, lo: u64, hi: u64) -> OrbitChunk {
+    OrbitChunk {
+        params: (lo..hi)
+            .map(|p| {
+                let (a, b) = spec.param(p);
+                (a.value, b.value)
+            })
+            .collect(),
+        inits: spec.all_init_points(),
     }
-    tasks
 }
 
 /// Turns the records of parameters `[lo, hi)` (inits in order) into candidate lines and the
@@ -203,7 +199,7 @@ pub fn candidates_of_chunk(
         let (a, b) = spec.param(p);
         for (i, r, hits) in cycles {
             let attracting = r.trace.abs() < 1.0 + r.det;
-            let (x0, y0) = spec.init_point(p, i as u64);
+            let (x0, y0) = spec.init_point(i as u64);
             sum.candidates += 1;
             sum.attracting += attracting as u64;
             *sum.by_period.entry(r.period).or_default() += 1;
@@ -242,6 +238,7 @@ pub fn candidates_of_chunk(
 }
 
 /// State recovered from a checkpoint.
+#[derive(Debug)]
 struct Recovered {
     chunks: Vec<ChunkLine>,
     checkpoint_len: u64,
@@ -355,9 +352,14 @@ pub fn run_search(
             ),
         ));
     }
-    let mut chunk_size = opts.chunk_size.unwrap_or_else(|| default_chunk_size(spec));
+    let mut chunk_size = opts
+        .chunk_size
+        .unwrap_or_else(|| default_chunk_size(spec, backend));
     let mut sessions: Vec<Value> = Vec::new();
     let mut done: Vec<ChunkLine> = Vec::new();
+    // Only one process may write these files at a time (a second `--resume` or `--force`
+    // while a run is alive would corrupt them).
+    let _lock = lock_output(&paths)?;
     let resuming = opts.resume && exists;
     if resuming {
         let m = read_manifest(&paths.manifest)?;
@@ -383,12 +385,21 @@ pub fn run_search(
                 opts.shard.to_json()
             )));
         }
-        let old_chunk = m["chunk_size"].as_u64().unwrap_or(0);
+        if m.get("merged_from").is_some() {
+            return Err(Error::bad_file(
+                &paths.candidates,
+                "written by `expanse merge`; there is nothing to resume (use another --out or --force)",
+            ));
+        }
+        let old_chunk = m["chunk_size"]
+            .as_u64()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| Error::bad_file(&paths.manifest, "no valid chunk_size"))?;
         match opts.chunk_size {
             Some(c) if c != old_chunk => {
                 return Err(mismatch(format!("--chunk-size {old_chunk} vs {c}")))
             }
-            _ => chunk_size = old_chunk.max(1),
+            _ => chunk_size = old_chunk,
         }
         if let Some(s) = m["sessions"].as_array() {
             sessions = s.clone();
@@ -419,9 +430,15 @@ pub fn run_search(
         trunc(&paths.checkpoint, rec.checkpoint_len)?;
         done = rec.chunks;
     } else {
-        // Fresh run (or --force): start all three files anew.
-        for p in [&paths.candidates, &paths.checkpoint] {
-            std::fs::File::create(p).map_err(|e| Error::io(p, "create", e))?;
+        // Fresh run (or --force): remove the old files, then write the manifest, then create
+        // the candidates and checkpoint files (below), so that a run killed at any point
+        // leaves either nothing to resume or a manifest whose checkpoint is empty or its own.
+        for p in [&paths.checkpoint, &paths.candidates] {
+            match std::fs::remove_file(p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(p, "remove", e)),
+            }
         }
     }
     let chunks_total = (hi - lo).div_ceil(chunk_size);
@@ -479,16 +496,16 @@ pub fn run_search(
     for c in chunks_resumed..chunks_total {
         let clo = lo + c * chunk_size;
         let chi = (clo + chunk_size).min(hi);
-        let tasks = chunk_tasks(spec, clo, chi);
-        let records = backend.run(&spec.job, &tasks)?;
-        if records.len() != tasks.len() {
+        let work = chunk_work(spec, clo, chi);
+        let records = backend.run(&spec.job, &work)?;
+        if records.len() as u64 != work.len() {
             return Err(Error::new(
                 ErrorKind::BackendUnavailable,
                 format!(
                     "backend {} returned {} records for {} orbits",
                     opts.backend,
                     records.len(),
-                    tasks.len()
+                    work.len()
                 ),
             ));
         }
@@ -657,6 +674,123 @@ pub fn merge(inputs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, Err
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::orbit::blank_record;
+    use crate::spec::RawSpec;
+
+    fn cycle(period: u32, x: f64, y: f64) -> OrbitRecord {
+        let mut r = blank_record();
+        r.status = OrbitStatus::Cycle;
+        r.period = period;
+        r.steps = 100 + 2 * period as u64;
+        r.residual = 0.0;
+        r.trace = 0.5;
+        r.det = 0.09;
+        r.x[0] = x;
+        r.y[0] = y;
+        r
+    }
+
+    #[test]
+    fn cycles_of_one_parameter_are_reported_once_with_hits() {
+        let spec = SearchSpec::from_raw(&RawSpec {
+            a: "1.0,1.1".into(),
+            b: "0.3".into(),
+            inits: 5,
+            transient: "100".into(),
+            pmax: 8,
+            escape: "1e3".into(),
+            prec: "1".into(),
+            base: "f64".into(),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut escaped = blank_record();
+        escaped.status = OrbitStatus::Escaped;
+        escaped.steps = 1024;
+        let recs = vec![
+            // parameter 0: one period-4 cycle reached 3 times (within tol = 1e-10),
+            // a different period-4 cycle (far point), and an escape.
+            escaped,
+            cycle(4, -0.5, 0.2),
+            cycle(4, -0.5 + 5e-11, 0.2),
+            cycle(4, 0.7, 0.1),
+            cycle(4, -0.5, 0.2 - 5e-11),
+            // parameter 1: period 2 and period 4 at the same point are different cycles.
+            cycle(2, 0.1, 0.1),
+            cycle(4, 0.1, 0.1),
+            blank_record(),
+            blank_record(),
+            blank_record(),
+        ];
+        let (lines, sum) = candidates_of_chunk(&spec, 0, 2, &recs);
+        let got: Vec<(u64, u32, u64, u64)> = lines
+            .iter()
+            .map(|l| (l.param_index, l.period, l.init_index, l.hits))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, 4, 1, 3), (0, 4, 3, 1), (1, 2, 0, 1), (1, 4, 1, 1)]
+        );
+        assert_eq!(
+            (
+                sum.orbits,
+                sum.escaped,
+                sum.cycle,
+                sum.no_cycle,
+                sum.candidates
+            ),
+            (10, 1, 6, 3, 4)
+        );
+        assert_eq!(sum.by_period.get(&4), Some(&3));
+        assert_eq!(lines[0].param_orbits.escaped, 1);
+        assert_eq!(lines[0].a.decimal, "1.0");
+        assert_eq!(lines[2].a.decimal, "1.1");
+        // |0.5| < 1 + 0.09: attracting by the estimate.
+        assert!(lines.iter().all(|l| l.attracting_estimate));
+        assert_eq!(sum.iterations, 1024 + 5 * 108 + 104);
+    }
+
+    #[test]
+    fn checkpoint_drops_a_torn_last_line_and_rejects_corruption() {
+        let dir = std::env::temp_dir().join(format!("expanse-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("c.checkpoint");
+        let line = |c: u64, end: u64| {
+            let mut v = serde_json::to_vec(&ChunkLine {
+                chunk: c,
+                end,
+                summary: Summary::default(),
+            })
+            .unwrap();
+            v.push(b'\n');
+            v
+        };
+        let good = [line(0, 10), line(1, 25)].concat();
+        // Torn without newline; torn with newline (unparseable last line).
+        for tail in [&b"{\"chunk\":2,\"en"[..], &b"{\"chunk\":2,\n"[..]] {
+            std::fs::write(&p, [&good[..], tail].concat()).unwrap();
+            let r = read_checkpoint(&p).unwrap();
+            assert_eq!(r.chunks.len(), 2);
+            assert_eq!(r.chunks[1].end, 25);
+            assert_eq!(r.checkpoint_len, good.len() as u64);
+        }
+        // A bad line in the middle is corruption, not a torn write.
+        std::fs::write(
+            &p,
+            [&line(0, 10)[..], b"garbage\n", &line(1, 25)[..]].concat(),
+        )
+        .unwrap();
+        let e = read_checkpoint(&p).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadInputFile);
+        assert!(e.message.contains("line 2"), "{}", e.message);
+        // Chunks out of order.
+        std::fs::write(&p, [line(0, 10), line(2, 25)].concat()).unwrap();
+        assert!(read_checkpoint(&p)
+            .unwrap_err()
+            .message
+            .contains("out of order"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn shards_tile_the_parameter_set() {

@@ -16,6 +16,8 @@ pub enum ErrorKind {
     BadInputFile,
     /// The requested backend cannot run (for example no usable GPU).
     BackendUnavailable,
+    /// A backend failed while running (for example a CUDA driver error).
+    BackendFailed,
     /// Reading or writing a file failed while running.
     Io,
 }

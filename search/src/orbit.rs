@@ -10,7 +10,9 @@
 //! y' = mul_param(x, b)` (`expanse_core::henon_step`, reached through
 //! [`crate::map::PlanarMap::step`]). For N = 1 this is plain IEEE arithmetic on T. The
 //! parameters a, b are `Expansion::from_f64` of the f64 grid values; the initial point
-//! (x0, y0) is `Expansion::from_f64` of f64 values.
+//! (x0, y0) is `Expansion::from_f64` of f64 values. (`Fast::mul_param` multiplies by a
+//! parameter held as one machine number with `mul_term_fast`, otherwise with `mul_fast`; the
+//! kernels make the same choice.)
 //!
 //! **Inputs.** Per orbit: a, b, x0, y0 ([`OrbitTask`]). Per run ([`OrbitJob`]): transient
 //! N_t (u64), p_max (u32, ≥ 1), tol (f64, converted once to T), escape bound E (f64,
@@ -52,9 +54,10 @@
 //!
 //! # Throughput
 //!
-//! The transient (the bulk of the work) runs [`LANES`] independent orbits in lockstep in one
-//! thread, so the dependent chains of floating-point operations of different orbits overlap
-//! in the pipeline; each orbit's arithmetic is unchanged (bit-identical to one at a time).
+//! The transient (the bulk of the work) can run several independent orbits in lockstep in one
+//! thread ([`run_lanes`]), so the dependent chains of floating-point operations of different
+//! orbits overlap in the pipeline; each orbit's arithmetic is unchanged (bit-identical to one
+//! at a time). The CPU backend picks the width per N (`backend::cpu_lanes`).
 
 use crate::map::{Henon, PlanarMap};
 use expanse_core::{Expansion, Fast, FloatTerm};
@@ -172,7 +175,7 @@ impl OrbitRecord {
     }
 }
 
-/// Orbits advanced together in one thread during the transient.
+/// Default lockstep width of [`run_orbits`].
 pub const LANES: usize = 4;
 
 /// How often (in steps) the transient checks for escape.
@@ -263,6 +266,8 @@ pub fn run_lanes<T: FloatTerm, const N: usize, const L: usize>(
 }
 
 /// Steps 2 and 3 of the contract, from z = z_{N_t}.
+// `!(d < tol)` is deliberate: a NaN distance must fail the test (the contract's wording).
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn after_transient<T: FloatTerm, const N: usize>(
     job: &OrbitJob,
     a: &Expansion<T, N>,

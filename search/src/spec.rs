@@ -10,13 +10,15 @@
 //! Each value is recorded as an exact decimal — the text given, the grid point's decimal when
 //! it terminates, otherwise the exact decimal of the f64 used — and as its exact hex float.
 //!
-//! **Initial points.** Per parameter, init indices `0..u` are the user points
-//! (`--init-point x,y`, in the order given), then `--inits` random points uniform in the box
-//! [−1.3, 1.3] × [−0.4, 0.4] around the attractor. The random point of (seed, parameter index
-//! p, init index i) is `x0 = −1.3 + 2.6·U(2i)`, `y0 = −0.4 + 0.8·U(2i + 1)` in f64, where
-//! `U(c) = (mix(mix(mix(seed) ^ p) ^ c) >> 11) · 2⁻⁵³` and `mix` is the SplitMix64 finaliser
-//! (Steele, Lea, Flood 2014) applied to `z + 0x9e3779b97f4a7c15`. It is counter-based: any
-//! shard, backend or resumed run computes the same point from (seed, p, i) alone.
+//! **Initial points.** Every parameter gets the same initial points: init indices `0..u` are
+//! the user points (`--init-point x,y`, in the order given), then `--inits` random points
+//! uniform in the box [−1.3, 1.3] × [−0.4, 0.4] around the attractor. The random point of
+//! (seed, init index i) is `x0 = −1.3 + 2.6·U(2i)`, `y0 = −0.4 + 0.8·U(2i + 1)` in f64, where
+//! `U(c) = (mix(mix(seed) ^ c) >> 11) · 2⁻⁵³` and `mix` is the SplitMix64 finaliser (Steele,
+//! Lea, Flood 2014) applied to `z + 0x9e3779b97f4a7c15`. It is counter-based: any shard,
+//! backend or resumed run computes the same point from (seed, i) alone. Sharing the points
+//! across parameters makes a chunk "parameters × initial points", the batch shape of the GPU
+//! kernels (`expanse_gpu::OrbitBatch`).
 
 use crate::decimal::{exact_decimal_f64, parse_decimal, rational_to_f64, terminating_decimal};
 use crate::hexfloat::{format_f64, parse_f64};
@@ -289,6 +291,8 @@ fn parse_prec(prec: &str, base: Base) -> Result<usize, Error> {
 
 impl SearchSpec {
     /// Validates raw arguments.
+    // `!(v > 0.0)` also rejects NaN, which is the point.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn from_raw(raw: &RawSpec) -> Result<Self, Error> {
         let a = parse_axis("--a", "--a-steps", &raw.a, raw.a_steps)?;
         let b = parse_axis("--b", "--b-steps", &raw.b, raw.b_steps)?;
@@ -412,13 +416,21 @@ impl SearchSpec {
         (self.a.value(p / nb), self.b.value(p % nb))
     }
 
-    /// The initial point of init index `i` of parameter `p` (see the module doc).
-    pub fn init_point(&self, p: u64, i: u64) -> (f64, f64) {
+    /// The initial point of init index `i` (the same for every parameter; see the module
+    /// doc).
+    pub fn init_point(&self, i: u64) -> (f64, f64) {
         let u = self.init_points.len() as u64;
         if i < u {
             return self.init_points[i as usize];
         }
-        random_init_point(self.seed, p, i)
+        random_init_point(self.seed, i)
+    }
+
+    /// All initial points, in init order.
+    pub fn all_init_points(&self) -> Vec<(f64, f64)> {
+        (0..self.inits_per_param())
+            .map(|i| self.init_point(i))
+            .collect()
     }
 
     /// The spec as JSON: everything that determines the candidates (used to check that a
@@ -454,9 +466,9 @@ fn mix(z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The random initial point of (seed, parameter index, init index), uniform in the init box.
-pub fn random_init_point(seed: u64, p: u64, i: u64) -> (f64, f64) {
-    let key = mix(mix(seed) ^ p);
+/// The random initial point of (seed, init index), uniform in the init box.
+pub fn random_init_point(seed: u64, i: u64) -> (f64, f64) {
+    let key = mix(seed);
     let unit = |c: u64| (mix(key ^ c) >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
     let x = INIT_BOX_X.0 + (INIT_BOX_X.1 - INIT_BOX_X.0) * unit(2 * i);
     let y = INIT_BOX_Y.0 + (INIT_BOX_Y.1 - INIT_BOX_Y.0) * unit(2 * i + 1);
@@ -657,14 +669,15 @@ mod tests {
         let s = SearchSpec::from_raw(&r).unwrap();
         assert_eq!(s.job.transient, 1_000_000_000);
         assert_eq!(s.inits_per_param(), 6);
-        assert_eq!(s.init_point(7, 0), (0.5, -0.1));
-        assert_eq!(s.init_point(7, 1), (0.5, 0.0));
-        let p = s.init_point(7, 3);
-        assert_eq!(p, random_init_point(0, 7, 3));
-        assert_ne!(p, random_init_point(0, 8, 3));
-        assert_ne!(p, random_init_point(1, 7, 3));
+        assert_eq!(s.init_point(0), (0.5, -0.1));
+        assert_eq!(s.init_point(1), (0.5, 0.0));
+        let p = s.init_point(3);
+        assert_eq!(p, random_init_point(0, 3));
+        assert_ne!(p, random_init_point(0, 4));
+        assert_ne!(p, random_init_point(1, 3));
+        assert_eq!(s.all_init_points().len(), 6);
         // Points fill the box: check bounds and spread over many draws.
-        let pts: Vec<_> = (0..4000).map(|i| random_init_point(42, 3, i)).collect();
+        let pts: Vec<_> = (0..4000).map(|i| random_init_point(42, i)).collect();
         assert!(pts
             .iter()
             .all(|&(x, y)| (-1.3..1.3).contains(&x) && (-0.4..0.4).contains(&y)));

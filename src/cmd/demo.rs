@@ -17,7 +17,7 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct Args {
     /// Output folder (candidates, certificates, report).
-    #[arg(long, value_name = "DIR", default_value = "expanse-demo")]
+    #[arg(long, value_name = "DIR", default_value = "out/demo")]
     pub out: PathBuf,
     /// Backend for the search: auto (GPU when usable, else all CPU cores), cpu or gpu.
     #[arg(long, default_value = "auto")]
@@ -42,18 +42,24 @@ struct Region {
     expect: &'static str,
 }
 
-const REGIONS: [Region; 2] = [
+const REGIONS: [Region; 3] = [
     Region {
         name: "near-a1.0",
-        a: "0.99..1.01",
-        steps: 3,
-        expect: "period-4 sink at a = 1.0",
+        a: "0.97..1.05",
+        steps: 9,
+        expect: "period-4 sink at a = 1.0, doubling to period 8 above a ≈ 1.03",
     },
     Region {
         name: "near-a1.25",
-        a: "1.245..1.255",
-        steps: 3,
+        a: "1.23..1.26",
+        steps: 7,
         expect: "period-7 window a ∈ [1.2266, 1.2541]",
+    },
+    Region {
+        name: "near-a1.30",
+        a: "1.295..1.305",
+        steps: 5,
+        expect: "a second period-7 window near a ≈ 1.30",
     },
 ];
 
@@ -95,9 +101,11 @@ fn s(x: impl AsRef<std::ffi::OsStr>) -> String {
 /// Runs the search over the built-in regions; returns the candidate files.
 fn run_search(out: &Path, backend: &str, quick: bool) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
-    for r in &REGIONS {
+    // The quick configuration: the first two regions, three values of a each.
+    let regions = if quick { &REGIONS[..2] } else { &REGIONS[..] };
+    for r in regions {
         let file = out.join(format!("candidates-{}.jsonl", r.name));
-        let steps = if quick { 2 } else { r.steps };
+        let steps = if quick { 3 } else { r.steps };
         let argv: Vec<String> = vec![
             "--a".into(),
             r.a.into(),
@@ -126,10 +134,12 @@ fn run_search(out: &Path, backend: &str, quick: bool) -> Result<Vec<PathBuf>, Cl
     Ok(files)
 }
 
-/// Proves every candidate file into `certs`.
+/// Proves every candidate file into its own folder under `certs` (certificate names restart
+/// for each candidates file).
 fn run_prove(cands: &[PathBuf], certs: &Path) -> Result<(), CliError> {
     for c in cands {
-        let argv = vec![s(c), "--out".into(), s(certs)];
+        let sub = certs.join(c.file_stem().unwrap_or_default());
+        let argv = vec![s(c), "--out".into(), s(&sub)];
         let cli: ProveCli = parse("prove", &argv)?;
         // Exit status 1 (some candidate not proved) is a result, not a failure of the demo.
         prove::run(cli.args)?;
@@ -137,15 +147,22 @@ fn run_prove(cands: &[PathBuf], certs: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Certificate files under `certs`, sorted.
+/// Certificate files under `certs` (recursively), sorted.
 fn cert_files(certs: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(certs)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            return;
+        };
+        for p in rd.filter_map(|e| e.ok().map(|e| e.path())) {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                out.push(p);
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(certs, &mut v);
     v.sort();
     v
 }

@@ -70,27 +70,20 @@ fn describe(pr: &Proof) -> String {
     );
     let pa = &pr.params.a;
     let pb = &pr.params.b;
-    s += &format!(
-        ", a = {}{}, b = {}{}",
-        pa.given,
-        if pa.radius > 0 {
+    let show = |p: &expanse_prove::params::Param| {
+        if p.radius > 0 {
             format!(
-                " ± {}",
-                to_short_decimal(&rug::Float::with_val(53, &pa.radius))
+                "{} ± {}",
+                p.given,
+                to_short_decimal(&rug::Float::with_val(53, &p.radius))
             )
+        } else if p.is_exact() {
+            format!("{} (exact)", p.given)
         } else {
-            String::new()
-        },
-        pb.given,
-        if pb.radius > 0 {
-            format!(
-                " ± {}",
-                to_short_decimal(&rug::Float::with_val(53, &pb.radius))
-            )
-        } else {
-            String::new()
-        },
-    );
+            format!("{} (enclosed)", p.given)
+        }
+    };
+    s += &format!(", a = {}, b = {}", show(pa), show(pb));
     if pr.status != Status::NotProven {
         s += &format!(", {} {} bits", pr.kind, pr.bits);
         if let Some((lo, hi)) = &pr.trace {
@@ -125,6 +118,31 @@ fn single_candidate(args: &Args, radius: &Rational) -> Result<Candidate, CliErro
     });
     parse_line(&line.to_string(), "command line", Some(radius))
         .map_err(|e| CliError::usage(e.message))
+}
+
+/// File name of a certificate: `<candidates stem>-<line>-p<period>.json` for a candidates file
+/// (unique across files proved into one folder), `cert-p<period>-<k>.json` otherwise.
+fn cert_name(c: &Candidate, k: usize) -> String {
+    match c.source.rsplit_once(':') {
+        Some((file, line)) if line.chars().all(|ch| ch.is_ascii_digit()) => {
+            let stem = std::path::Path::new(file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_else(|| "cands".into());
+            let stem: String = stem
+                .chars()
+                .map(|ch| {
+                    if ch.is_ascii_alphanumeric() || "-_.".contains(ch) {
+                        ch
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            format!("{stem}-{:0>5}-p{}.json", line, c.period)
+        }
+        _ => format!("cert-p{}-{}.json", c.period, k + 1),
+    }
 }
 
 /// Runs `expanse prove`.
@@ -207,7 +225,7 @@ pub fn run(args: Args) -> CmdResult {
         }
         let mut line = describe(&pr);
         if let Some(dir) = &args.out {
-            let path = dir.join(format!("cert-{:05}-p{}.json", k + 1, c.period));
+            let path = dir.join(cert_name(&c, k));
             write_atomic(&path, &certificate(&pr), args.force)
                 .map_err(|e| CliError::usage(e.message))?;
             line += &format!(" -> {}", path.display());

@@ -59,6 +59,8 @@ impl Rng {
 #[derive(Clone, Copy, Debug)]
 pub enum Scale {
     Unit,
+    /// Exponents in ±120: products and quotients of two such stay in every kind's exact range.
+    Mid,
     Moderate,
     Huge,
     Tiny,
@@ -75,6 +77,7 @@ pub fn value(rng: &mut Rng, scale: Scale) -> Float {
     };
     let e = match scale {
         Scale::Unit => rng.range(-3, 3),
+        Scale::Mid => rng.range(-120, 120),
         Scale::Moderate => rng.range(-300, 300),
         Scale::Huge => rng.range(900, 1023),
         Scale::Tiny => rng.range(-1074, -900),

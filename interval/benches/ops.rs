@@ -1,0 +1,146 @@
+//! Criterion benchmark of interval add, mul and the 2×2 interval matrix product, per kind, in
+//! one run so the ratios between kinds are measured under the same conditions:
+//! F64 (inari), Exp N = 2, 4, 8 (core's accurate tier + outward widening), MPFR at 106, 212
+//! and 424 bits (the precisions the expansions roughly match).
+//!
+//! Inputs are seeded (SplitMix64): 256 random intervals around values in [−2, 2] with
+//! relative widths 2^-40, thin enough to be typical of proofs. Each measured iteration runs
+//! the operation over the whole batch; throughput is reported per operation.
+//!
+//! Run: `cargo bench -p expanse-interval --bench ops` (add `-- --quick` for a short run).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use expanse_core::Expansion;
+use expanse_interval::{ExpInterval, F64Interval, IMat2, IntervalArith, MpCtx, MpInterval};
+use std::hint::black_box;
+use std::time::Duration;
+
+const BATCH: usize = 256;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next_f64(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Seeded intervals of kind I: a random centre in [−2, 2] (converted exactly, then made a
+/// multi-term value by adding a tiny random offset), radius 2^-40 relative.
+fn inputs<I: IntervalArith>(ctx: &I::Ctx, seed: u64) -> Vec<I> {
+    let mut rng = Rng(seed);
+    (0..BATCH)
+        .map(|_| {
+            let c = 4.0 * rng.next_f64() - 2.0;
+            let tail = rng.next_f64() * c.abs() * 2f64.powi(-60);
+            let x = I::from_f64(ctx, c).add(&I::from_f64(ctx, tail));
+            x.inflate(c.abs() * 2f64.powi(-40))
+        })
+        .collect()
+}
+
+fn matrices<I: IntervalArith>(ctx: &I::Ctx, seed: u64) -> Vec<IMat2<I>> {
+    let v = inputs::<I>(ctx, seed);
+    v.chunks(4)
+        .map(|c| IMat2::new(c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone()))
+        .collect()
+}
+
+fn bench_kind<I: IntervalArith>(c: &mut Criterion, ctx: &I::Ctx, name: &str) {
+    let xs = inputs::<I>(ctx, 1);
+    let ys = inputs::<I>(ctx, 2);
+    let ms = matrices::<I>(ctx, 3);
+    let ns = matrices::<I>(ctx, 4);
+
+    let mut g = c.benchmark_group("interval_add");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                black_box(black_box(x).add(black_box(y)));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("interval_mul");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                black_box(black_box(x).mul(black_box(y)));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("interval_mat2_mul");
+    g.throughput(Throughput::Elements(ms.len() as u64));
+    g.bench_function(BenchmarkId::from_parameter(name), |b| {
+        b.iter(|| {
+            for (m, n) in ms.iter().zip(ns.iter()) {
+                black_box(black_box(m).mul(black_box(n)));
+            }
+        })
+    });
+    g.finish();
+}
+
+/// Baseline in the same run: the core's accurate add and mul on point expansions (what an
+/// Exp interval endpoint costs before outward rounding).
+fn bench_core<const N: usize>(c: &mut Criterion) {
+    let mut rng = Rng(5);
+    let xs: Vec<Expansion<f64, N>> = (0..BATCH)
+        .map(|_| Expansion::from_f64(4.0 * rng.next_f64() - 2.0).add_term(rng.next_f64() * 1e-20))
+        .collect();
+    let ys: Vec<Expansion<f64, N>> = xs.iter().rev().cloned().collect();
+    let mut g = c.benchmark_group("core_add");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function(BenchmarkId::from_parameter(format!("exp{N}")), |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                black_box(black_box(x).add(black_box(y)));
+            }
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("core_mul");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function(BenchmarkId::from_parameter(format!("exp{N}")), |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                black_box(black_box(x).mul(black_box(y)));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn all(c: &mut Criterion) {
+    bench_core::<2>(c);
+    bench_core::<4>(c);
+    bench_core::<8>(c);
+    bench_kind::<F64Interval>(c, &(), "f64");
+    bench_kind::<ExpInterval<2>>(c, &(), "exp2");
+    bench_kind::<ExpInterval<4>>(c, &(), "exp4");
+    bench_kind::<ExpInterval<8>>(c, &(), "exp8");
+    for p in [106u32, 212, 424] {
+        let ctx = MpCtx::new(p).expect("valid precision");
+        bench_kind::<MpInterval>(c, &ctx, &format!("mpfr{p}"));
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    targets = all
+}
+criterion_main!(benches);
