@@ -80,7 +80,7 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     );
 
     let cut = dir.join("cut.jsonl");
-    let ckpt = dir.join("cut.jsonl.checkpoint.jsonl");
+    let ckpt = dir.join("cut.jsonl.checkpoint");
     let mut child = Command::new(EXE)
         .arg("search")
         .args(LONG)
@@ -94,6 +94,16 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     let t0 = Instant::now();
     while count_lines(&ckpt) < 3 && t0.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(2));
+    }
+    // While it runs, a second process may neither resume nor overwrite the same output.
+    for flag in ["--resume", "--force"] {
+        let o = search(&[LONG, &[flag]].concat(), &cut);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("another running"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();

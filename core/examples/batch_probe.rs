@@ -34,9 +34,9 @@ fn main() {
     for n in [1, 2, 4, 8] {
         mpfr_probe(n);
     }
-    if std::env::args().nth(1).as_deref() == Some("n2") {
+    if std::env::args().nth(1).as_deref() == Some("n4") {
         for _ in 0..5 {
-            probe::<F64x4, 2>();
+            probe::<F64x4, 4>();
         }
         return;
     }

@@ -350,7 +350,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
     /// NaN; √∞ = ∞.
     pub fn sqrt(&self) -> Self {
         let x0 = lead_or_nonfinite(self);
-        if x0 == T::ZERO || x0 < T::ZERO || !x0.is_finite() || N == 1 {
+        if x0 <= T::ZERO || !x0.is_finite() || N == 1 {
             return Self::from_term(x0.sqrt());
         }
         let t = x0.sqrt();

@@ -2,10 +2,9 @@
 //! struct-of-arrays form so that every arithmetic operation acts on W lanes at once.
 //!
 //! Following one orbit at a time is bound by latency: each operation of a step depends on the
-//! previous one. Here term i of the x coordinate of W orbits is one `Lanes<T, W>` (an array the
-//! compiler keeps in SIMD registers: AVX2 holds 4 f64 lanes), and the fast-tier algorithms
-//! (seed 001 Alg. 4 and 5 with the Fast2Sum VecSumErrBranch renormalisation, as in
-//! [`crate::fast`]) are written once over lanes. The data-dependent branch of the
+//! previous one. Here term i of the x coordinate of W orbits is one lane value (a [`Lane`]:
+//! [`F64x4`] is one AVX2 register of 4 f64, [`Wide`] groups several), and the fast-tier
+//! algorithms of [`crate::fast`] are written once over lanes. The data-dependent branch of the
 //! renormalisation becomes per-lane selects. Every lane performs exactly the operations the
 //! scalar [`crate::Fast`] performs, in the same order, so results agree bit for bit with
 //! `henon_step` on `Fast<T, N>` (tested in `tests/batch.rs`); the search can therefore use
@@ -41,6 +40,8 @@ pub trait Lane:
     fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self;
     /// Lane-wise `if j < k { a } else { b }`.
     fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self;
+    /// True when some lane of `c` equals zero (NaN is not zero).
+    fn any_zero(c: Self) -> bool;
     /// Lane `l`.
     fn get(&self, l: usize) -> Self::Scalar;
     /// Sets lane `l`.
@@ -97,6 +98,10 @@ impl<T: FloatTerm, const W: usize> Lane for Lanes<T, W> {
             }
         }
         Self(r)
+    }
+    #[inline(always)]
+    fn any_zero(c: Self) -> bool {
+        c.0.iter().any(|v| *v == T::ZERO)
     }
     #[inline(always)]
     fn get(&self, l: usize) -> T {
@@ -216,6 +221,13 @@ mod avx2 {
             }
         }
         #[inline(always)]
+        fn any_zero(c: Self) -> bool {
+            unsafe {
+                let m = _mm256_cmp_pd::<_CMP_EQ_OQ>(c.0, _mm256_setzero_pd());
+                _mm256_movemask_pd(m) != 0
+            }
+        }
+        #[inline(always)]
         fn get(&self, l: usize) -> f64 {
             let mut a = [0.0f64; 4];
             unsafe { _mm256_storeu_pd(a.as_mut_ptr(), self.0) };
@@ -331,6 +343,10 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
         Self(r)
     }
     #[inline(always)]
+    fn any_zero(c: Self) -> bool {
+        c.0.iter().fold(false, |acc, v| acc | L::any_zero(*v))
+    }
+    #[inline(always)]
     fn get(&self, l: usize) -> L::Scalar {
         self.0[l / L::WIDTH].get(l % L::WIDTH)
     }
@@ -382,11 +398,40 @@ fn vec_sum<L: Lane>(x: &mut [L]) {
     x[0] = s;
 }
 
-/// VecSumErrBranch with Fast2Sum on lanes: the scalar version's branch (emit a term when the
-/// error is non-zero, stop after N terms) becomes per-lane selects on a per-lane term count
-/// `j`, kept as a float so that compares and blends vectorise.
+/// VecSumErrBranch on lanes (as `err_branch` in [`crate::fast`]; `EXACT` selects 2Sum or
+/// Fast2Sum): the scalar version's branch (emit a term when the error is non-zero, stop after
+/// N terms) becomes per-lane selects on a per-lane term count `j`, kept as a float so that
+/// compares and blends vectorise.
+///
+/// Fast path: when none of the first N error terms is zero in any lane (the usual case), the
+/// scalar code emits the first N sums and stops, so only N steps are run; otherwise the whole
+/// group takes the general path below.
 #[inline(always)]
-fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
+fn err_branch<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
+    if e.len() > N {
+        let mut out = [zero::<L>(); N];
+        let mut eps = e[0];
+        let mut any = false;
+        for i in 1..=N {
+            let (r, err) = if EXACT {
+                two_sum(eps, e[i])
+            } else {
+                fast_two_sum(eps, e[i])
+            };
+            any |= L::any_zero(err);
+            out[i - 1] = r;
+            eps = err;
+        }
+        if !any {
+            return out;
+        }
+    }
+    err_branch_general::<L, N, EXACT>(e)
+}
+
+/// The general path of [`err_branch`], with per-lane selects.
+#[inline(always)]
+fn err_branch_general<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let one = L::splat(<L::Scalar as FloatTerm>::ONE);
     let n_l = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
@@ -396,7 +441,11 @@ fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
     let mut j = zero;
     let mut eps = e[0];
     for &next in &e[1..] {
-        let (r, err) = fast_two_sum(eps, next);
+        let (r, err) = if EXACT {
+            two_sum(eps, next)
+        } else {
+            fast_two_sum(eps, next)
+        };
         for k in 0..N {
             out[k] = L::select_eq(j, ks[k], L::select_nonzero(err, r, out[k]), out[k]);
         }
@@ -411,84 +460,221 @@ fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
     out
 }
 
-/// Fast renormalisation of N + 1 lane terms into N (as in [`crate::fast`]).
+/// VecSum then VecSumErrBranch (as `renorm` in [`crate::fast`]).
 #[inline(always)]
-fn renormalize_fast<L: Lane, const N: usize>(r: &mut [L]) -> [L; N] {
-    vec_sum(r);
-    vec_sum_err_branch_fast::<L, N>(r)
+fn renorm<L: Lane, const N: usize, const EXACT: bool>(list: &mut [L]) -> [L; N] {
+    vec_sum(list);
+    err_branch::<L, N, EXACT>(list)
 }
 
-/// Fast addition on lanes: seed 001 Alg. 4, the same operations as
-/// [`Expansion::add_fast`].
+/// Zero of the lane type.
+#[inline(always)]
+fn zero<L: Lane>() -> L {
+    L::splat(<L::Scalar as FloatTerm>::ZERO)
+}
+
+/// Fast addition on lanes: the same operations as [`Expansion::add_fast`].
 #[inline(always)]
 pub fn add_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
-    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    // Arrays sized by N (not by the maximum N) so nothing large is zeroed per call.
-    let mut rf2 = [[zero; N]; 2];
-    let rf = rf2.as_flattened_mut();
-    let mut e = [zero; N];
-    let (r0, e0) = two_sum(a[0], b[0]);
-    rf[0] = r0;
-    e[0] = e0;
-    for n in 1..N {
-        let (s, en) = two_sum(a[n], b[n]);
-        let mut chain = [zero; N];
-        chain[0] = s;
-        chain[1..=n].copy_from_slice(&e[..n]);
-        vec_sum(&mut chain[..=n]);
-        rf[n] = chain[0];
-        e[..n].copy_from_slice(&chain[1..=n]);
-        e[n] = en;
+    let mut out = [zero::<L>(); N];
+    if N == 1 {
+        out[0] = a[0] + b[0];
+    } else if N == 2 {
+        let (s, e) = two_sum(a[0], b[0]);
+        let v = a[1] + b[1];
+        let w = e + v;
+        (out[0], out[1]) = fast_two_sum(s, w);
+    } else {
+        let mut list2 = [[zero::<L>(); N]; 2];
+        let list = list2.as_flattened_mut();
+        for i in 0..N {
+            list[2 * i] = a[i];
+            list[2 * i + 1] = b[i];
+        }
+        out = renorm::<L, N, true>(list);
     }
-    let mut last = zero;
-    for &ei in e.iter() {
-        last = last + ei;
-    }
-    rf[N] = last;
-    renormalize_fast::<L, N>(&mut rf[..=N])
+    out
 }
 
-/// Fast multiplication on lanes: seed 001 Alg. 5, the same operations as
-/// [`Expansion::mul_fast`].
+/// Fast addition of one machine number per lane: as [`Expansion::add_term_fast`].
+#[inline(always)]
+pub fn add_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
+    let mut out = [zero::<L>(); N];
+    if N == 1 {
+        out[0] = a[0] + t;
+    } else if N == 2 {
+        let (s, e) = two_sum(a[0], t);
+        let v = a[1] + e;
+        (out[0], out[1]) = fast_two_sum(s, v);
+    } else {
+        let mut list2 = [[zero::<L>(); N]; 2];
+        let list = list2.as_flattened_mut();
+        list[0] = a[0];
+        list[1] = t;
+        list[2..N + 1].copy_from_slice(&a[1..N]);
+        out = renorm::<L, N, true>(&mut list[..N + 1]);
+    }
+    out
+}
+
+/// Fast multiplication on lanes: the same operations as [`Expansion::mul_fast`].
 #[inline(always)]
 pub fn mul_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
-    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let mut rf2 = [[zero; N]; 2];
-    let rf = rf2.as_flattened_mut();
-    // After order n the carried errors number (n + 1)² ≤ N², and the chain of order n has
-    // n + 1 + n² ≤ N² terms.
-    let mut e2 = [[zero; N]; N];
-    let e = e2.as_flattened_mut();
-    let (r0, e0) = two_prod(a[0], b[0]);
-    rf[0] = r0;
-    e[0] = e0;
-    let mut e_len = 1usize;
-    for n in 1..N {
-        let mut chain2 = [[zero; N]; N];
-        let chain = chain2.as_flattened_mut();
-        let mut hat = [zero; N];
-        for i in 0..=n {
-            let (p, eh) = two_prod(a[i], b[n - i]);
-            chain[i] = p;
-            hat[i] = eh;
+    let mut out = [zero::<L>(); N];
+    if N == 1 {
+        out[0] = a[0] * b[0];
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], b[0]);
+        let t = a[0] * b[1];
+        let c = a[1].mul_add(b[0], t);
+        let w = e + c;
+        (out[0], out[1]) = fast_two_sum(p, w);
+    } else {
+        // N² + 1 terms: fits in (N + 1)·N.
+        let mut list2 = [[zero::<L>(); N]; 9];
+        let list = list2.as_flattened_mut();
+        let mut len = 0usize;
+        let mut prev = [zero::<L>(); N];
+        for n in 0..N {
+            let mut cur = [zero::<L>(); N];
+            for i in 0..=n {
+                let (p, e) = two_prod(a[i], b[n - i]);
+                list[len] = p;
+                len += 1;
+                cur[i] = e;
+            }
+            for &e in prev.iter().take(n) {
+                list[len] = e;
+                len += 1;
+            }
+            prev = cur;
         }
-        chain[n + 1..n + 1 + e_len].copy_from_slice(&e[..e_len]);
-        let len = n + 1 + e_len;
-        vec_sum(&mut chain[..len]);
-        rf[n] = chain[0];
-        e[..len - 1].copy_from_slice(&chain[1..len]);
-        e[len - 1..len - 1 + n + 1].copy_from_slice(&hat[..=n]);
-        e_len = len - 1 + n + 1;
+        let mut last = zero::<L>();
+        for i in 1..N {
+            last = last + a[i] * b[N - i];
+        }
+        for &e in prev.iter().take(N) {
+            last = last + e;
+        }
+        list[len] = last;
+        len += 1;
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    let mut last = zero;
-    for i in 1..N {
-        last = last + a[i] * b[N - i];
+    out
+}
+
+/// Fast square on lanes: the same operations as [`Expansion::sqr_fast`].
+#[inline(always)]
+pub fn sqr_fast<L: Lane, const N: usize>(a: &[L; N]) -> [L; N] {
+    let mut out = [zero::<L>(); N];
+    if N == 1 {
+        out[0] = a[0] * a[0];
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], a[0]);
+        let w = (a[0] + a[0]).mul_add(a[1], e);
+        (out[0], out[1]) = fast_two_sum(p, w);
+    } else {
+        let mut d = [zero::<L>(); N];
+        for i in 0..N {
+            d[i] = a[i] + a[i];
+        }
+        let mut list2 = [[zero::<L>(); N]; 9];
+        let list = list2.as_flattened_mut();
+        let mut len = 0usize;
+        let mut prev = [zero::<L>(); N];
+        let mut prev_len = 0usize;
+        for n in 0..N {
+            let mut cur = [zero::<L>(); N];
+            let mut cur_len = 0usize;
+            for i in 0..=n / 2 {
+                let j = n - i;
+                let (p, e) = if i < j {
+                    two_prod(d[i], a[j])
+                } else {
+                    two_prod(a[i], a[i])
+                };
+                list[len] = p;
+                len += 1;
+                cur[cur_len] = e;
+                cur_len += 1;
+            }
+            for &e in prev.iter().take(prev_len) {
+                list[len] = e;
+                len += 1;
+            }
+            prev = cur;
+            prev_len = cur_len;
+        }
+        let mut last = zero::<L>();
+        for i in 1..=N / 2 {
+            let j = N - i;
+            last = last + if i < j { d[i] * a[j] } else { a[i] * a[i] };
+        }
+        for &e in prev.iter().take(prev_len) {
+            last = last + e;
+        }
+        list[len] = last;
+        len += 1;
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    for &ei in e[..e_len].iter() {
-        last = last + ei;
+    out
+}
+
+/// Fast multiplication by one machine number per lane: as [`Expansion::mul_term_fast`].
+#[inline(always)]
+pub fn mul_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
+    let mut out = [zero::<L>(); N];
+    if N == 1 {
+        out[0] = a[0] * t;
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], t);
+        let w = a[1].mul_add(t, e);
+        (out[0], out[1]) = fast_two_sum(p, w);
+    } else {
+        let mut list2 = [[zero::<L>(); N]; 2];
+        let list = list2.as_flattened_mut();
+        let (p0, mut e_prev) = two_prod(a[0], t);
+        list[0] = p0;
+        let mut len = 1usize;
+        for i in 1..N {
+            let (p, e) = if i + 1 < N {
+                two_prod(a[i], t)
+            } else {
+                (a[i] * t, zero::<L>())
+            };
+            list[len] = p;
+            list[len + 1] = e_prev;
+            len += 2;
+            e_prev = e;
+        }
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    rf[N] = last;
-    renormalize_fast::<L, N>(&mut rf[..=N])
+    out
+}
+
+/// A parameter broadcast to lanes, multiplied as [`crate::Fast`]'s `mul_param` does: by
+/// [`mul_term_fast`] when the parameter is a single machine number, else by [`mul_fast`].
+#[derive(Clone, Copy, Debug)]
+struct Param<L: Lane, const N: usize> {
+    terms: [L; N],
+    single: bool,
+}
+
+impl<L: Lane, const N: usize> Param<L, N> {
+    fn new(p: &Expansion<L::Scalar, N>) -> Self {
+        Self {
+            terms: core::array::from_fn(|i| L::splat(p.terms()[i])),
+            single: p.is_single_term(),
+        }
+    }
+    #[inline(always)]
+    fn mul(&self, x: &[L; N]) -> [L; N] {
+        if self.single {
+            mul_term_fast(x, self.terms[0])
+        } else {
+            mul_fast(x, &self.terms)
+        }
+    }
 }
 
 /// `L::WIDTH` Hénon orbits in struct-of-arrays form: lane l of `x[i]` is term i of orbit l's x.
@@ -503,21 +689,16 @@ pub struct Block<L: Lane, const N: usize> {
 /// The map's parameters broadcast to lanes, ready for [`Block::step`].
 #[derive(Clone, Copy, Debug)]
 pub struct Params<L: Lane, const N: usize> {
-    a: [L; N],
-    b: [L; N],
-    one: [L; N],
+    a: Param<L, N>,
+    b: Param<L, N>,
 }
 
 impl<L: Lane, const N: usize> Params<L, N> {
     /// Broadcasts (a, b).
     pub fn new(a: &Expansion<L::Scalar, N>, b: &Expansion<L::Scalar, N>) -> Self {
-        let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-        let mut one = [zero; N];
-        one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
         Self {
-            a: core::array::from_fn(|i| L::splat(a.terms()[i])),
-            b: core::array::from_fn(|i| L::splat(b.terms()[i])),
-            one,
+            a: Param::new(a),
+            b: Param::new(b),
         }
     }
 }
@@ -551,12 +732,12 @@ impl<L: Lane, const N: usize> Block<L, N> {
     /// (x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x) with the fast tier.
     #[inline(always)]
     pub fn step(&mut self, p: &Params<L, N>) {
-        let x2 = mul_fast(&self.x, &self.x);
-        let t = mul_fast(&x2, &p.a);
-        let u = add_fast(&self.y, &p.one);
+        let x2 = sqr_fast(&self.x);
+        let t = p.a.mul(&x2);
+        let u = add_term_fast(&self.y, L::splat(<L::Scalar as FloatTerm>::ONE));
         let neg_t = t.map(|v| -v);
         let nx = add_fast(&u, &neg_t);
-        let ny = mul_fast(&self.x, &p.b);
+        let ny = p.b.mul(&self.x);
         self.x = nx;
         self.y = ny;
     }

@@ -5,15 +5,15 @@
 //!
 //! Every bound holds when each operand and the exact result is zero or has magnitude in
 //! [[`min_normal_result`]`(N)`, [`max_normal_result`]`(N)`], and the operands satisfy the
-//! expansion invariant (ulp-nonoverlapping, |x_{i+1}| ≤ ulp(x_i)). The lower limit,
-//! MIN_POSITIVE·2^{p(N+1)+4}, keeps every quantity the proofs scale by (2u)^k, k ≤ N + 1, in
-//! the normal range; below it gradual underflow may add absolute errors of a few multiples of
-//! the smallest subnormal, which the factor [`SLACK`] absorbs only inside the range. The upper
-//! limit, MAX·2^-8, keeps 2Sum, 2ProdFMA and the quotient digits away from overflow (an
-//! overflow that does happen gives NaN or ∞, never a finite wrong value). For f64 the range at
-//! N = 8 is [2^-541, 2^1016]; for f32 terms near 1 only N ≤ 4 is in range
-//! (min_normal_result(4) = 2^-2; N = 8 needs |x| ≥ 2^94, and for N ≥ 7 no product of two
-//! in-range f32 expansions is in range).
+//! expansion invariant (ulp-nonoverlapping, |x_{i+1}| ≤ ulp(x_i)). Below the normal range the
+//! proofs' relative facts (ulp(y) ≤ 2u|y|, exact 2ProdFMA errors, relative accuracy of a
+//! remainder's lead) turn into *absolute* errors of at most the smallest subnormal σ per
+//! operation; an operation performs fewer than 2^12 of them, and the lower limit
+//! σ·2^{43}/(2u)^N makes their total below 2^-31·(2u)^N relative, which the factor [`SLACK`]
+//! (and every bound being ≥ ½(2u)^N) absorbs. The upper limit, MAX·2^-8, keeps 2Sum, 2ProdFMA
+//! and the quotient digits away from overflow (an overflow that does happen gives NaN or ∞,
+//! never a finite wrong value). For f64 the range at N = 8 is [2^-615, 2^1016]; for f32 it is
+//! [2^-14, 2^120] at N = 4 and [2^78, 2^120] at N = 8.
 //!
 //! # Notation and facts used
 //!
@@ -46,8 +46,8 @@ use crate::float::FloatTerm;
 
 /// Multiplicative slack applied to every bound: covers the rounding of the f64 evaluation of
 /// the formulas below (a few operations of relative error 2^-53) and, inside the stated range,
-/// the absolute errors of gradual underflow (at most 2^12 operations each off by at most the
-/// smallest subnormal, i.e. below 2^-40 relative to (2u)^N at min_normal_result).
+/// the absolute errors of gradual underflow (fewer than 2^12 operations each off by at most the
+/// smallest subnormal, i.e. below 2^-31·(2u)^N relative at min_normal_result).
 pub const SLACK: f64 = 1.0 + 1.0 / (1u64 << 30) as f64;
 
 /// u = 2^-p as f64.
@@ -187,11 +187,13 @@ pub fn sqrt_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 }
 
 /// Smallest magnitude of a non-zero operand or exact result for which the bounds above hold,
-/// for an N-term expansion of `T`: MIN_POSITIVE·2^{p(N+1)+4} (f64, N = 8: 2^-541; f32, N = 4:
-/// 2^-2). See the module doc, "Range of validity".
+/// for an N-term expansion of `T`: σ·2^{43}·(2u)^{-N} with σ the smallest subnormal of `T`
+/// (f64: 2^{-1031+52N}, e.g. 2^-615 at N = 8; f32: 2^{-106+23N}). See the module doc, "Range
+/// of validity".
 pub fn min_normal_result<T: FloatTerm>(n: usize) -> f64 {
-    let e = T::PRECISION as i32 * (n as i32 + 1) + 4;
-    <f64 as FloatTerm>::ldexp(T::MIN_POSITIVE.to_f64(), e)
+    let sigma_exp = if T::PRECISION == 53 { -1074 } else { -149 };
+    let e = sigma_exp + 43 + (T::PRECISION as i32 - 1) * n as i32;
+    <f64 as FloatTerm>::ldexp(1.0, e)
 }
 
 /// Largest magnitude of an operand or exact result for which the bounds above hold:
@@ -220,7 +222,7 @@ mod tests {
                 assert!(b >= r && b < 1.001 * r, "n={n} b={b:e} r={r:e}");
             }
         }
-        assert_eq!(min_normal_result::<f64>(8), 2f64.powi(-541));
-        assert_eq!(min_normal_result::<f32>(4), 0.25);
+        assert_eq!(min_normal_result::<f64>(8), 2f64.powi(-615));
+        assert_eq!(min_normal_result::<f32>(4), 2f64.powi(-14));
     }
 }

@@ -68,6 +68,8 @@ pub trait FloatTerm:
     fn ldexp(self, e: i32) -> Self;
     /// Raw bit pattern widened to u64 (for hex output and bit-exact comparisons).
     fn to_bits_u64(self) -> u64;
+    /// The value with raw bit pattern `b` (the low 32 bits for f32).
+    fn from_bits_u64(b: u64) -> Self;
 }
 
 macro_rules! impl_float_term {
@@ -133,25 +135,16 @@ macro_rules! impl_float_term {
             fn to_bits_u64(self) -> u64 {
                 self.to_bits() as u64
             }
+            #[inline(always)]
+            fn from_bits_u64(b: u64) -> Self {
+                <$t>::from_bits(b as _)
+            }
         }
     };
 }
 
 impl_float_term!(f64, 53, 134_217_729.0, "f64");
 impl_float_term!(f32, 24, 4097.0, "f32");
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ldexp_is_exact_across_the_range() {
-        assert_eq!(1.0f64.ldexp(1023), f64::MAX / (2.0 - f64::EPSILON));
-        assert_eq!(1.0f64.ldexp(-1074), f64::from_bits(1));
-        assert_eq!(f64::MAX.ldexp(-1000).ldexp(1000), f64::MAX);
-        assert_eq!(3.0f32.ldexp(-140), f32::from_bits(3 << 9));
-    }
-}
 
 /// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for
 /// 2^e ≤ |x| < 2^{e+1} in the normal range and the smallest subnormal below it (and at 0).
@@ -177,5 +170,18 @@ pub(crate) fn floor_log2(a: f64) -> i32 {
         -1074 + (63 - (bits & ((1u64 << 52) - 1)).leading_zeros() as i32)
     } else {
         e - 1023
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ldexp_is_exact_across_the_range() {
+        assert_eq!(1.0f64.ldexp(1023), f64::MAX / (2.0 - f64::EPSILON));
+        assert_eq!(1.0f64.ldexp(-1074), f64::from_bits(1));
+        assert_eq!(f64::MAX.ldexp(-1000).ldexp(1000), f64::MAX);
+        assert_eq!(3.0f32.ldexp(-140), f32::from_bits(3 << 9));
     }
 }

@@ -32,6 +32,7 @@ pub mod expansion;
 pub mod fast;
 pub mod float;
 pub mod henon;
+pub mod quasi;
 
 pub use decimal::ParseExpansionError;
 pub use expansion::{is_ulp_nonoverlapping, Expansion, MAX_TERMS};

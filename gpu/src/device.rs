@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The kernel source, embedded at build time.
 pub const KERNEL_SOURCE: &str = include_str!("kernels.cu");
 
-/// Threads per block of the orbit kernel (matches `__launch_bounds__(128)`).
+/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in kernels.cu (the shared
+/// memory slots of VecSumErrBranch are laid out per thread of a block of this size).
 const BLOCK: u32 = 128;
 
 mod sealed {

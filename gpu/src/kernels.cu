@@ -69,38 +69,49 @@ __device__ __forceinline__ void vec_sum(T (&x)[M]) {
     x[0] = s;
 }
 
+// Output slots of VecSumErrBranch, one column per thread of the block (blocks are exactly
+// ORBIT_BLOCK threads): slot k of thread t at g_slots[k * ORBIT_BLOCK + t]. A warp's accesses
+// to one slot row are consecutive words whatever each lane's slot index is, so they are free
+// of bank conflicts.
+#define ORBIT_BLOCK 128
+__shared__ T g_slots[NT * ORBIT_BLOCK];
+
 // VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: zero errors are
-// skipped, so the output slot j is a run-time value; the slots are written through selects
-// (k == j) so they stay in registers, and a thread leaves as soon as its last slot is filled.
-// No recomputation and no separate slow path: a zero error (frequent in the subtraction
-// u - t, exact by Sterbenz when t/u lies in [1/2, 2]) costs a few selects, not a divergent
-// second pass.
+// skipped, so the output slot j is a run-time value (zero errors are common: exact sums such
+// as u - t under Sterbenz, and zero tail terms). The slots live in shared memory, written at
+// the run-time index (one store per emitted term, instead of a select per slot and step), and
+// a thread leaves as soon as its last slot is filled.
 template <int M, bool EXACT>
 __device__ __forceinline__ E err_branch(const T (&e)[M]) {
-    E out;
-#pragma unroll
-    for (int k = 0; k < NT; ++k) out.t[k] = T(0);
+    T *my = g_slots + threadIdx.x;
     int j = 0;
     T eps = e[0];
+    bool done = false;
 #pragma unroll
     for (int i = 1; i < M; ++i) {
         T r, err;
         sum2<EXACT>(eps, e[i], r, err);
         if (err != T(0)) {
-            // j <= i - 1 here.
-#pragma unroll
-            for (int k = 0; k < NT && k < i; ++k)
-                if (k == j) out.t[k] = r;
-            if (j + 1 >= NT) return out;
+            my[j * ORBIT_BLOCK] = r;
+            if (j + 1 >= NT) {
+                done = true;
+                break;
+            }
             j += 1;
             eps = err;
         } else {
             eps = r;
         }
     }
+    if (!done) {
+        my[j * ORBIT_BLOCK] = eps;
 #pragma unroll
-    for (int k = 0; k < NT; ++k)
-        if (k == j) out.t[k] = eps;
+        for (int k = 1; k < NT; ++k)
+            if (k > j) my[k * ORBIT_BLOCK] = T(0);
+    }
+    E out;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) out.t[k] = my[k * ORBIT_BLOCK];
     return out;
 }
 
@@ -526,13 +537,13 @@ __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const
     o.status = status; o.period = period; o.steps = steps; o.residual = residual;                   \
     o.trace = trace; o.det = det; o.x = xs; o.y = ys; o.index = index;
 
-extern "C" __global__ void __launch_bounds__(128) orbits_single(ORBITS_ARGS) {
+extern "C" __global__ void __launch_bounds__(ORBIT_BLOCK) orbits_single(ORBITS_ARGS) {
     ORBITS_CALL
     orbits_body<true>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax, tol,
                       esc, compact, capacity, o, counters);
 }
 
-extern "C" __global__ void __launch_bounds__(128) orbits_general(ORBITS_ARGS) {
+extern "C" __global__ void __launch_bounds__(ORBIT_BLOCK) orbits_general(ORBITS_ARGS) {
     ORBITS_CALL
     orbits_body<false>(a_terms, b_terms, n_param, x0, y0, n_init, first, count, transient, pmax,
                        tol, esc, compact, capacity, o, counters);

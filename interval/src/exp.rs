@@ -187,7 +187,7 @@ fn consts_for(n: usize) -> Consts {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn consts<const N: usize>() -> &'static Consts {
     static TABLE: OnceLock<[Consts; expanse_core::MAX_TERMS + 1]> = OnceLock::new();
     &TABLE.get_or_init(|| core::array::from_fn(consts_for))[N]
@@ -196,7 +196,7 @@ fn consts<const N: usize>() -> &'static Consts {
 /// Moves the computed endpoint r outward (down when `up` is false) by w = fl(c·|r₀|), or
 /// returns None when r is zero or outside the range where the core's bounds hold (the caller
 /// then handles exact zeros or falls back).
-#[inline]
+#[inline(always)]
 fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
     let r0 = r.hi();
     if r0 == 0.0 {
@@ -252,7 +252,7 @@ fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
 }
 
 /// True when the leading term's magnitude is in the trusted range (module doc).
-#[inline]
+#[inline(always)]
 fn in_range<const N: usize>(x: &E<N>) -> bool {
     let k = consts::<N>();
     (k.min_ok..=k.max_ok).contains(&x.hi().abs())
@@ -297,14 +297,24 @@ fn exp_from_rug_dir<const N: usize>(v: &Float, dir: Round) -> E<N> {
     if !rest.is_zero() {
         terms[i] = rest.to_f64_round(dir);
     }
-    let e = E::<N>::from_terms(terms);
-    let ev = e.to_rug();
-    let ok = match dir {
-        Round::Down => ev <= *v,
-        Round::Up => ev >= *v,
-        _ => ev == *v,
+    // Greedy nearest terms are ulp-nonoverlapping, so normally they are kept verbatim; the
+    // renormalising constructor is the second choice. Either way the direction is verified
+    // exactly.
+    let ok = |e: &E<N>| {
+        let ev = e.to_rug();
+        match dir {
+            Round::Down => ev <= *v,
+            Round::Up => ev >= *v,
+            _ => ev == *v,
+        }
     };
-    if ok {
+    if let Some(e) = E::<N>::try_from_normalized(terms) {
+        if ok(&e) {
+            return e;
+        }
+    }
+    let e = E::<N>::from_terms(terms);
+    if ok(&e) {
         e
     } else {
         single()

@@ -57,3 +57,27 @@ fn abs_of_each_sign_class() {
     check::<ExpInterval<3>>(&());
     check::<MpInterval>(&MpCtx::new(64).unwrap());
 }
+
+#[test]
+fn conversions_keep_the_precision_of_the_target() {
+    use rug::Float;
+    // A 212-bit MPFR interval of relative width 2^-200 converted to Exp<4> (≈ 212 bits) and
+    // Exp<2> (≈ 106 bits): outward, and no wider than the source plus a few units in the last
+    // place of the target.
+    let ctx = MpCtx::new(212).unwrap();
+    let third = MpInterval::from_f64(&ctx, 1.0).div(&MpInterval::from_f64(&ctx, 3.0));
+    let e4: ExpInterval<4> = third.convert(&());
+    let e2: ExpInterval<2> = third.convert(&());
+    assert!(e4.inf_rug() <= *third.lo() && e4.sup_rug() >= *third.hi());
+    assert!(e2.inf_rug() <= *third.lo() && e2.sup_rug() >= *third.hi());
+    let w4 = e4.width();
+    let w2 = e2.width();
+    let src = third.width();
+    let ulps4 = Float::with_val(64, 1) >> 205u32; // a few units of 2^-208 (Exp<4> near 1/3)
+    let ulps2 = Float::with_val(64, 1) >> 100u32; // a few units of 2^-104 (Exp<2> near 1/3)
+    assert!(w4 <= Float::with_val(300, &src + &ulps4), "{w4}");
+    assert!(w2 <= Float::with_val(300, &src + &ulps2), "{w2}");
+    // And back: Exp<4> → MPFR 300 bits is exact.
+    let back: MpInterval = e4.convert(&MpCtx::new(300).unwrap());
+    assert!(back.inf_rug() == e4.inf_rug() && back.sup_rug() == e4.sup_rug());
+}

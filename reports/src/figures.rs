@@ -132,7 +132,13 @@ fn tick(v: f64, span: f64) -> String {
             s
         }
     } else {
-        format!("{v:.2e}")
+        let s = format!("{v:.2e}");
+        match s.split_once('e') {
+            Some((m, e)) if m.contains('.') => {
+                format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.'))
+            }
+            _ => s,
+        }
     }
 }
 
@@ -1016,6 +1022,7 @@ mod tests {
     fn ticks_hide_rounding_noise() {
         assert_eq!(tick(-5.55e-17, 1.0), "0");
         assert_eq!(tick(0.25, 1.0), "0.25");
-        assert_eq!(tick(3e-12, 1e-11), "3.00e-12");
+        assert_eq!(tick(3e-12, 1e-11), "3e-12");
+        assert_eq!(tick(2.5e-13, 1e-11), "2.5e-13");
     }
 }

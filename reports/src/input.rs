@@ -597,6 +597,7 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<(PathBuf, bool)>> {
 pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
     let mut inputs = Inputs::default();
     let mut cert_schema: Option<(String, PathBuf)> = None;
+    let mut cand_schema: Option<(String, PathBuf)> = None;
     for (path, explicit) in collect_files(paths)? {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Error::new(ErrorKind::Io, format!("cannot read: {e}")).at(&path, None))?;
@@ -661,6 +662,25 @@ pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
             file_kind = Some(kind);
             match kind {
                 Kind::Candidate => {
+                    // Candidates that carry a schema version must all carry the same one.
+                    if let Some(sch) = v.get("schema").and_then(Value::as_str) {
+                        match &cand_schema {
+                            None => cand_schema = Some((sch.to_string(), path.clone())),
+                            Some((s0, first)) if s0 != sch => {
+                                return Err(Error::new(
+                                    ErrorKind::MixedSchema,
+                                    format!(
+                                        "candidate schema {:?} differs from schema {:?} of {}",
+                                        sch,
+                                        s0,
+                                        first.display()
+                                    ),
+                                )
+                                .at(&path, line));
+                            }
+                            _ => {}
+                        }
+                    }
                     inputs
                         .candidates
                         .push(parse_candidate(&v, &path, line.unwrap_or(1))?);

@@ -86,7 +86,21 @@ pub fn parse_number_str(s: &str, round: Round) -> Option<Float> {
 pub fn number_from_value(v: &Value, round: Round) -> Option<Float> {
     match v {
         Value::String(s) => parse_number_str(s, round),
-        Value::Number(n) => n.as_f64().map(|f| Float::with_val(53, f)),
+        Value::Number(n) => {
+            // Integers of at most 53 bits are exact; any other JSON number reached us as the
+            // f64 nearest to its text, so the text lies within one ulp of it: step one ulp in
+            // the requested direction to keep enclosures sound.
+            if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= 1 << 53) {
+                return Some(Float::with_val(64, i));
+            }
+            let mut f = Float::with_val(53, n.as_f64()?);
+            match round {
+                Round::Down => f.next_down(),
+                Round::Up => f.next_up(),
+                _ => {}
+            }
+            Some(f)
+        }
         Value::Array(items) => {
             if items.is_empty() {
                 return None;
@@ -174,8 +188,8 @@ impl Interval {
 }
 
 /// Reads an interval from the JSON forms the tools may write: `{"lo","hi"}`,
-/// `{"inf","sup"}`, `{"lower","upper"}`, `{"min","max"}`, a two-element list `[lo, hi]`, or a
-/// single number (a point interval; decimal strings are widened to the two nearest binary
+/// `{"inf","sup"}`, `{"lower","upper"}`, `{"min","max"}`, a two-element list `[lo, hi]`
+/// (refused if lo > hi), or a single number (a point interval; decimal strings are widened to the two nearest binary
 /// numbers so the interval still contains the decimal value).
 pub fn interval_from_value(v: &Value) -> Option<Interval> {
     if let Value::Object(m) = v {
@@ -201,16 +215,12 @@ pub fn interval_from_value(v: &Value) -> Option<Interval> {
         }
     }
     if let Value::Array(items) = v {
-        // [lo, hi] with two scalar endpoints (a longer list is an expansion).
+        // In an interval field a two-element list is always [lo, hi] (an expansion there must
+        // be spelled {"terms": [...]}); lo > hi is refused rather than guessed at.
         if items.len() == 2 && items.iter().all(|i| !i.is_array()) {
-            let lo_is_hex = items[0].as_str().is_some_and(|s| s.contains("0x"));
-            let hi_is_hex = items[1].as_str().is_some_and(|s| s.contains("0x"));
-            // Two hex terms that do not look like an ordered pair are an expansion.
             let lo = number_from_value(&items[0], Round::Down)?;
             let hi = number_from_value(&items[1], Round::Up)?;
-            if !(lo_is_hex && hi_is_hex) || lo <= hi {
-                return Some(Interval { lo, hi });
-            }
+            return (lo <= hi).then_some(Interval { lo, hi });
         }
     }
     let lo = number_from_value(v, Round::Down)?;
@@ -334,6 +344,18 @@ mod tests {
     }
 
     #[test]
+    fn json_numbers_are_widened_in_the_asked_direction() {
+        // 0.1 is not binary: the enclosure must contain it.
+        let v = serde_json::json!(0.1);
+        let tenth = rug::Rational::from((1, 10));
+        assert!(number_from_value(&v, Round::Down).unwrap() < tenth);
+        assert!(number_from_value(&v, Round::Up).unwrap() > tenth);
+        // Small integers stay exact.
+        let v = serde_json::json!(7);
+        assert_eq!(number_from_value(&v, Round::Down).unwrap(), 7);
+    }
+
+    #[test]
     fn directed_formatting_encloses() {
         // 1/3 rounded down and up to 4 digits.
         let third = Float::with_val(200, 1) / 3u32;
@@ -359,6 +381,7 @@ mod tests {
             assert_eq!((i.lo.to_f64(), i.hi.to_f64()), (1.0, 1.5));
         }
         // A decimal point is widened so that it contains 0.3.
+        assert!(interval_from_value(&serde_json::json!(["0x1.8p+0", "0x1p+0"])).is_none());
         let i = interval_from_value(&serde_json::json!("0.3")).unwrap();
         let exact = rug::Rational::from((3, 10));
         assert!(i.lo < exact && i.hi > exact);

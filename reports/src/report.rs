@@ -126,11 +126,14 @@ pub fn write_report(inputs: &Inputs, out: &Path) -> Result<Report> {
             )?,
             "parameter a against period: candidates (grey), certificates coloured by status",
         );
-        // The a–b plane, when b takes more than one value.
-        let bs: BTreeSet<u64> = cands
+        // The a–b plane, when b takes more than one value. Values are compared to 12 decimals:
+        // a certificate's box around the decimal 0.3 has a midpoint one ulp away from the
+        // candidate's f64 0.3, and is the same b.
+        let bs: BTreeSet<i64> = cands
             .iter()
-            .map(|c| c.b.to_bits())
-            .chain(certs.iter().map(|c| c.b.mid_f64().to_bits()))
+            .map(|c| c.b)
+            .chain(certs.iter().map(|c| c.b.mid_f64()))
+            .map(|b| (b * 1e12).round() as i64)
             .collect();
         if bs.len() > 1 {
             push_figure(

@@ -89,6 +89,18 @@ fn mixed_schemas_are_refused() {
     assert_eq!(e.kind, ErrorKind::MixedSchema);
     assert_eq!(e.path.as_deref(), Some(d.join("b.json").as_path()));
 
+    // Candidates of two schema versions.
+    let cand = std::fs::read_to_string(fixtures().join("candidates.jsonl")).unwrap();
+    let mut lines: Vec<String> = cand.lines().map(String::from).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["schema"] = format!("expanse-candidate/{}", 1 + i / 4).into();
+        *l = v.to_string();
+    }
+    std::fs::write(d.join("two.jsonl"), lines.join("\n")).unwrap();
+    let e = load(&[d.join("two.jsonl")]).unwrap_err();
+    assert_eq!((e.kind, e.line), (ErrorKind::MixedSchema, Some(5)));
+
     // A certificate as line 2 of a candidates file.
     let cand = std::fs::read_to_string(fixtures().join("candidates.jsonl")).unwrap();
     let first = cand.lines().next().unwrap();
@@ -237,7 +249,13 @@ fn empty_inputs_are_refused() {
 #[test]
 fn parameter_plane_only_when_b_varies() {
     let d = scratch("plane");
-    let one_b = load(&[fixtures().join("candidates.jsonl")]).unwrap();
+    // Candidates at b = f64(0.3) and certificates whose b boxes enclose the decimal 0.3 are
+    // one value of b.
+    let one_b = load(&[
+        fixtures().join("candidates.jsonl"),
+        fixtures().join("certs"),
+    ])
+    .unwrap();
     write_report(&one_b, &d.join("one")).unwrap();
     assert!(!d.join("one/parameter_plane.png").exists());
 

@@ -12,17 +12,20 @@ fn main() {
         .unwrap_or(2.0);
     let target = Duration::from_secs_f64(secs);
     println!("threads: {}", rayon::current_num_threads());
-    println!("base N   lockstep it/s   one-at-a-time it/s   ratio");
+    println!("rates per second of CPU time × threads (wall-clock rates in brackets)");
+    println!("base N   lockstep it/s            one-at-a-time it/s       ratio");
     for base in [Base::F64, Base::F32] {
         for n in [1usize, 2, 4, 8] {
             let one = search_throughput_with(n, base, target, Schedule::OneAtATime).unwrap();
             let lock = search_throughput_with(n, base, target, Schedule::Lockstep).unwrap();
             println!(
-                "{} {n}   {:14.4e}   {:18.4e}   {:5.2}",
+                "{} {n}   {:10.3e} [{:9.3e}]   {:10.3e} [{:9.3e}]   {:5.2}",
                 base.name(),
+                lock.iterations_per_s_on_cpu(),
                 lock.iterations_per_s(),
+                one.iterations_per_s_on_cpu(),
                 one.iterations_per_s(),
-                lock.iterations_per_s() / one.iterations_per_s()
+                lock.iterations_per_s_on_cpu() / one.iterations_per_s_on_cpu()
             );
         }
     }

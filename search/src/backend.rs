@@ -82,10 +82,12 @@ impl CpuBackend {
 }
 
 /// Orbits run in lockstep per thread by the CPU backend for N terms: 8 for N ≤ 2, where one
-/// step is a short dependent chain and interleaving independent orbits hides its latency
-/// (measured on 2 threads, `cargo run -p expanse-search --example lanes`, 8 lanes against one
-/// orbit at a time in the same run: ×3.9 at N = 1, ×5.5 at N = 2); 1 for N ≥ 3, where the
-/// fast-tier step is long enough to fill the pipeline alone (×0.99–1.05 at N = 4).
+/// step is a short dependent chain and interleaving independent orbits hides its latency; 1
+/// for N ≥ 3, where the fast-tier step is long enough to fill the pipeline alone. Measured
+/// with `cargo bench -p expanse-search --bench lanes` (criterion, 2 shared threads, 8 lanes
+/// against one orbit at a time in the same run): ×5.8 at N = 1, ×4.7 at N = 2, ×0.67 at
+/// N = 4 (2, 4 lanes: ×0.71, ×0.77); `--example throughput` (rates from CPU time) gave ×3.35,
+/// ×4.35, ×1.02 (N = 4) and ×1.02 (N = 8).
 pub fn cpu_lanes(terms: usize) -> usize {
     if terms <= 2 {
         8

@@ -13,8 +13,9 @@
 
 use crate::backend::{Backend, OrbitChunk};
 use crate::files::{
-    read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic, CandidateLine,
-    ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA, MANIFEST_SCHEMA,
+    lock_output, read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic,
+    CandidateLine, ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA,
+    MANIFEST_SCHEMA,
 };
 use crate::hexfloat::format_f64;
 use crate::orbit::{OrbitRecord, OrbitStatus};
@@ -356,6 +357,9 @@ pub fn run_search(
         .unwrap_or_else(|| default_chunk_size(spec, backend));
     let mut sessions: Vec<Value> = Vec::new();
     let mut done: Vec<ChunkLine> = Vec::new();
+    // Only one process may write these files at a time (a second `--resume` or `--force`
+    // while a run is alive would corrupt them).
+    let _lock = lock_output(&paths)?;
     let resuming = opts.resume && exists;
     if resuming {
         let m = read_manifest(&paths.manifest)?;
@@ -750,7 +754,7 @@ mod tests {
     fn checkpoint_drops_a_torn_last_line_and_rejects_corruption() {
         let dir = std::env::temp_dir().join(format!("expanse-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("c.checkpoint.jsonl");
+        let p = dir.join("c.checkpoint");
         let line = |c: u64, end: u64| {
             let mut v = serde_json::to_vec(&ChunkLine {
                 chunk: c,

@@ -3,13 +3,16 @@
 //! - `<out>`: JSON Lines, one [`CandidateLine`] per distinct cycle found (per parameter, in
 //!   parameter order, then by the first initial point that reached it). Every float is text:
 //!   an exact decimal and/or a C99 hex float ([`crate::hexfloat`]); never default formatting.
-//! - `<out>.checkpoint.jsonl`: one [`ChunkLine`] per finished chunk, appended and fsynced
+//! - `<out>.checkpoint`: one [`ChunkLine`] per finished chunk, appended and fsynced
 //!   *after* the chunk's candidates were appended and fsynced; it records the byte length of
 //!   `<out>` at the end of the chunk, so a resume truncates `<out>` to the last committed
 //!   chunk and drops a torn last line of either file.
 //! - `<out>.manifest.json`: the full spec, shard, chunking, tool version, sessions with
 //!   timings, status and the [`Summary`]; always written atomically (temporary file, fsync,
 //!   rename).
+//! - `<out>.lock`: an advisory lock (flock) held by the process writing the files, so a second
+//!   `--resume` or `--force` on a live run is refused; the kernel releases it when the
+//!   process dies.
 
 use crate::hexfloat::parse_f64;
 use crate::{Error, ErrorKind};
@@ -56,9 +59,10 @@ pub struct CandidateLine {
     pub map: String,
     /// Index of the parameter in the spec's parameter set.
     pub param_index: u64,
-    /// Parameter a.
+    /// Parameter a (the grid value; with f32 terms the search iterated with its N-term f32
+    /// expansion, `Expansion::from_f64`, which is exact only for N ≥ 3).
     pub a: NumberText,
-    /// Parameter b.
+    /// Parameter b (as for a).
     pub b: NumberText,
     /// Period k (smallest close return).
     pub period: u32,
@@ -178,8 +182,10 @@ pub struct OutPaths {
     pub candidates: PathBuf,
     /// `<out>.manifest.json`.
     pub manifest: PathBuf,
-    /// `<out>.checkpoint.jsonl`.
+    /// `<out>.checkpoint`.
     pub checkpoint: PathBuf,
+    /// `<out>.lock`: held (flock) by the process writing these files.
+    pub lock: PathBuf,
 }
 
 impl OutPaths {
@@ -193,7 +199,8 @@ impl OutPaths {
         Self {
             candidates: out.to_path_buf(),
             manifest: with(".manifest.json"),
-            checkpoint: with(".checkpoint.jsonl"),
+            checkpoint: with(".checkpoint"),
+            lock: with(".lock"),
         }
     }
 
@@ -201,6 +208,37 @@ impl OutPaths {
     pub fn any_exists(&self) -> bool {
         self.candidates.exists() || self.manifest.exists() || self.checkpoint.exists()
     }
+}
+
+/// An exclusive advisory lock on `<out>.lock`, held while a run writes its files (released
+/// when dropped or when the process dies, even by SIGKILL).
+#[derive(Debug)]
+pub struct OutLock {
+    _file: std::fs::File,
+}
+
+/// Takes the lock of `paths`, or fails at once when another process holds it.
+pub fn lock_output(paths: &OutPaths) -> Result<OutLock, Error> {
+    use std::os::unix::io::AsRawFd;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&paths.lock)
+        .map_err(|e| Error::io(&paths.lock, "create lock file", e))?;
+    // SAFETY: flock on a file descriptor we own; no memory is touched.
+    let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if r != 0 {
+        return Err(Error::new(
+            ErrorKind::OutputExists,
+            format!(
+                "--out: {} is being written by another running `expanse search` (lock {})",
+                paths.candidates.display(),
+                paths.lock.display()
+            ),
+        ));
+    }
+    Ok(OutLock { _file: file })
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, fsync, rename.
@@ -317,6 +355,6 @@ mod tests {
     fn companion_paths() {
         let p = OutPaths::new(Path::new("/tmp/run/c.jsonl"));
         assert_eq!(p.manifest, Path::new("/tmp/run/c.jsonl.manifest.json"));
-        assert_eq!(p.checkpoint, Path::new("/tmp/run/c.jsonl.checkpoint.jsonl"));
+        assert_eq!(p.checkpoint, Path::new("/tmp/run/c.jsonl.checkpoint"));
     }
 }

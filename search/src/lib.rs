@@ -7,7 +7,7 @@
 //! with the CUDA kernels of `expanse-gpu`.
 //!
 //! Use this crate to run searches from Rust ([`engine::run_search`]), to read and write the
-//! files it produces ([`files`]), or to measure the CPU backend's throughput ([`bench`]).
+//! files it produces ([`files`]), or to measure the CPU backend's throughput ([`mod@bench`]).
 //!
 //! Layout:
 //! - [`map`]: the map abstraction (value and Jacobian) written once over

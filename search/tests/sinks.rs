@@ -11,6 +11,10 @@ use expanse_search::spec::{RawSpec, SearchSpec};
 use rug::Float;
 
 fn spec(a: &str, b: &str, prec: &str, inits: u64, transient: &str) -> SearchSpec {
+    spec_in(a, b, prec, "f64", inits, transient)
+}
+
+fn spec_in(a: &str, b: &str, prec: &str, base: &str, inits: u64, transient: &str) -> SearchSpec {
     SearchSpec::from_raw(&RawSpec {
         a: a.into(),
         b: b.into(),
@@ -20,7 +24,7 @@ fn spec(a: &str, b: &str, prec: &str, inits: u64, transient: &str) -> SearchSpec
         pmax: 64,
         escape: "1e3".into(),
         prec: prec.into(),
-        base: "f64".into(),
+        base: base.into(),
         ..Default::default()
     })
     .unwrap()
@@ -33,8 +37,9 @@ fn search(s: &SearchSpec) -> (Vec<CandidateLine>, expanse_search::files::Summary
 }
 
 /// Checks in MPFR (256 bits) that the candidate point returns to itself after `period` steps
-/// and not before, to within `tol`, and that the cycle is attracting by its exact Jacobian.
-fn check_cycle_in_mpfr(c: &CandidateLine, tol: f64) {
+/// and not before, to within `tol`, that the cycle is attracting by its exact Jacobian, and
+/// that the trace estimate is within `trace_tol` of the exact trace.
+fn check_cycle_in_mpfr(c: &CandidateLine, tol: f64, trace_tol: f64) {
     let p = 256;
     let a = Float::with_val(p, c.a_value().unwrap());
     let b = Float::with_val(p, c.b_value().unwrap());
@@ -74,7 +79,7 @@ fn check_cycle_in_mpfr(c: &CandidateLine, tol: f64) {
     .to_f64();
     assert!(tr.abs() < 1.0 + det, "not attracting: tr {tr}, det {det}");
     let est = expanse_search::hexfloat::parse_f64(&c.trace_estimate).unwrap();
-    assert!((est - tr).abs() < 1e-6, "trace estimate {est} vs {tr}");
+    assert!((est - tr).abs() < trace_tol, "trace estimate {est} vs {tr}");
 }
 
 fn find_sink(a: &str, period: u32) {
@@ -89,7 +94,7 @@ fn find_sink(a: &str, period: u32) {
         assert_eq!(c.x.len(), prec.parse::<usize>().unwrap());
         assert!(c.hits >= 1 && c.hits <= 8);
         // The canonical point is the smallest x of the cycle, whichever init found it.
-        check_cycle_in_mpfr(c, 1e-9);
+        check_cycle_in_mpfr(c, 1e-9, 1e-6);
     }
 }
 
@@ -101,6 +106,23 @@ fn period_4_sink_at_a_1_0() {
 #[test]
 fn period_7_sink_at_a_1_25() {
     find_sink("1.25", 7);
+}
+
+#[test]
+fn sinks_in_f32_terms() {
+    // df64-style arithmetic (f32 terms, default tol 1e-5) finds the same cycles.
+    for (a, period) in [("1.0", 4), ("1.25", 7)] {
+        for prec in ["1", "2"] {
+            let s = spec_in(a, "0.3", prec, "f32", 8, "20000");
+            let (lines, _) = search(&s);
+            let sinks: Vec<_> = lines.iter().filter(|c| c.attracting_estimate).collect();
+            assert_eq!(sinks.len(), 1, "a = {a}, N = {prec}: {lines:?}");
+            assert_eq!(sinks[0].period, period);
+            assert_eq!(sinks[0].base, "f32");
+            // The trace is estimated from the f32 leading terms: about 1e-6 off.
+            check_cycle_in_mpfr(sinks[0], 1e-4, 1e-4);
+        }
+    }
 }
 
 #[test]

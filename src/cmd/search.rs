@@ -59,7 +59,7 @@ pub struct Args {
     /// Seed of the random initial points.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Candidates file (JSON Lines); FILE.manifest.json and FILE.checkpoint.jsonl go with it.
+    /// Candidates file (JSON Lines); FILE.manifest.json and FILE.checkpoint go with it.
     #[arg(long, default_value = "candidates.jsonl")]
     pub out: PathBuf,
     /// Continue an interrupted run of the same search.

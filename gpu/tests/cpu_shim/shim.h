@@ -9,6 +9,7 @@
 #include <vector>
 #define __device__
 #define __global__
+#define __shared__ static
 #define __host__
 #define __forceinline__ inline
 #define __noinline__
