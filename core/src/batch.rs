@@ -4,8 +4,8 @@
 //! Following one orbit at a time is bound by latency: each operation of a step depends on the
 //! previous one. Here term i of the x coordinate of W orbits is one `Lanes<T, W>` (an array the
 //! compiler keeps in SIMD registers: AVX2 holds 4 f64 lanes), and the fast-tier algorithms
-//! (seed 001 Alg. 4 and 5 with the Fast2Sum VecSumErrBranch renormalisation, as in
-//! [`crate::fast`]) are written once over lanes. The data-dependent branch of the
+//! of [`crate::fast`] (plain IEEE at N = 1, double-word at N = 2, truncated products and merged
+//! additions renormalised by VecSum and VecSumErrBranch for N ≥ 3) are written once over lanes. The data-dependent branch of the
 //! renormalisation becomes per-lane selects. Every lane performs exactly the operations the
 //! scalar [`crate::Fast`] performs, in the same order, so results agree bit for bit with
 //! `henon_step` on `Fast<T, N>` (tested in `tests/batch.rs`); the search can therefore use
@@ -382,11 +382,12 @@ fn vec_sum<L: Lane>(x: &mut [L]) {
     x[0] = s;
 }
 
-/// VecSumErrBranch with Fast2Sum on lanes: the scalar version's branch (emit a term when the
-/// error is non-zero, stop after N terms) becomes per-lane selects on a per-lane term count
-/// `j`, kept as a float so that compares and blends vectorise.
+/// VecSumErrBranch on lanes (as `err_branch` in [`crate::fast`]; `EXACT` selects 2Sum or
+/// Fast2Sum): the scalar version's branch (emit a term when the error is non-zero, stop after N
+/// terms) becomes per-lane selects on a per-lane term count `j`, kept as a float so that
+/// compares and blends vectorise.
 #[inline(always)]
-fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
+fn err_branch<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let one = L::splat(<L::Scalar as FloatTerm>::ONE);
     let n_l = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
@@ -396,7 +397,11 @@ fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
     let mut j = zero;
     let mut eps = e[0];
     for &next in &e[1..] {
-        let (r, err) = fast_two_sum(eps, next);
+        let (r, err) = if EXACT {
+            two_sum(eps, next)
+        } else {
+            fast_two_sum(eps, next)
+        };
         for k in 0..N {
             out[k] = L::select_eq(j, ks[k], L::select_nonzero(err, r, out[k]), out[k]);
         }
@@ -411,84 +416,204 @@ fn vec_sum_err_branch_fast<L: Lane, const N: usize>(e: &[L]) -> [L; N] {
     out
 }
 
-/// Fast renormalisation of N + 1 lane terms into N (as in [`crate::fast`]).
+/// VecSum then VecSumErrBranch (as `renorm` in [`crate::fast`]).
 #[inline(always)]
-fn renormalize_fast<L: Lane, const N: usize>(r: &mut [L]) -> [L; N] {
-    vec_sum(r);
-    vec_sum_err_branch_fast::<L, N>(r)
+fn renorm<L: Lane, const N: usize, const EXACT: bool>(list: &mut [L]) -> [L; N] {
+    vec_sum(list);
+    err_branch::<L, N, EXACT>(list)
 }
 
-/// Fast addition on lanes: seed 001 Alg. 4, the same operations as
-/// [`Expansion::add_fast`].
+/// Longest list a fast operation renormalises (as in [`crate::fast`]).
+const LIST: usize = 65;
+
+/// Fast addition on lanes: the same operations as [`Expansion::add_fast`].
 #[inline(always)]
 pub fn add_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    // Arrays sized by N (not by the maximum N) so nothing large is zeroed per call.
-    let mut rf2 = [[zero; N]; 2];
-    let rf = rf2.as_flattened_mut();
-    let mut e = [zero; N];
-    let (r0, e0) = two_sum(a[0], b[0]);
-    rf[0] = r0;
-    e[0] = e0;
-    for n in 1..N {
-        let (s, en) = two_sum(a[n], b[n]);
-        let mut chain = [zero; N];
-        chain[0] = s;
-        chain[1..=n].copy_from_slice(&e[..n]);
-        vec_sum(&mut chain[..=n]);
-        rf[n] = chain[0];
-        e[..n].copy_from_slice(&chain[1..=n]);
-        e[n] = en;
+    let mut out = [zero; N];
+    if N == 1 {
+        out[0] = a[0] + b[0];
+    } else if N == 2 {
+        let (s, e) = two_sum(a[0], b[0]);
+        let v = a[1] + b[1];
+        let w = e + v;
+        let (z0, z1) = fast_two_sum(s, w);
+        out[0] = z0;
+        out[1] = z1;
+    } else {
+        let mut list = [zero; LIST];
+        for i in 0..N {
+            list[2 * i] = a[i];
+            list[2 * i + 1] = b[i];
+        }
+        out = renorm::<L, N, true>(&mut list[..2 * N]);
     }
-    let mut last = zero;
-    for &ei in e.iter() {
-        last = last + ei;
-    }
-    rf[N] = last;
-    renormalize_fast::<L, N>(&mut rf[..=N])
+    out
 }
 
-/// Fast multiplication on lanes: seed 001 Alg. 5, the same operations as
-/// [`Expansion::mul_fast`].
+/// Fast multiplication on lanes: the same operations as [`Expansion::mul_fast`].
 #[inline(always)]
 pub fn mul_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let mut rf2 = [[zero; N]; 2];
-    let rf = rf2.as_flattened_mut();
-    // After order n the carried errors number (n + 1)² ≤ N², and the chain of order n has
-    // n + 1 + n² ≤ N² terms.
-    let mut e2 = [[zero; N]; N];
-    let e = e2.as_flattened_mut();
-    let (r0, e0) = two_prod(a[0], b[0]);
-    rf[0] = r0;
-    e[0] = e0;
-    let mut e_len = 1usize;
-    for n in 1..N {
-        let mut chain2 = [[zero; N]; N];
-        let chain = chain2.as_flattened_mut();
-        let mut hat = [zero; N];
-        for i in 0..=n {
-            let (p, eh) = two_prod(a[i], b[n - i]);
-            chain[i] = p;
-            hat[i] = eh;
+    let mut out = [zero; N];
+    if N == 1 {
+        out[0] = a[0] * b[0];
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], b[0]);
+        let t = a[0] * b[1];
+        let c = a[1].mul_add(b[0], t);
+        let w = e + c;
+        let (z0, z1) = fast_two_sum(p, w);
+        out[0] = z0;
+        out[1] = z1;
+    } else {
+        let mut list = [zero; LIST];
+        let mut len = 0usize;
+        let mut prev = [zero; 8];
+        for n in 0..N {
+            let mut cur = [zero; 8];
+            for i in 0..=n {
+                let (p, e) = two_prod(a[i], b[n - i]);
+                list[len] = p;
+                len += 1;
+                cur[i] = e;
+            }
+            for &e in prev.iter().take(n) {
+                list[len] = e;
+                len += 1;
+            }
+            prev = cur;
         }
-        chain[n + 1..n + 1 + e_len].copy_from_slice(&e[..e_len]);
-        let len = n + 1 + e_len;
-        vec_sum(&mut chain[..len]);
-        rf[n] = chain[0];
-        e[..len - 1].copy_from_slice(&chain[1..len]);
-        e[len - 1..len - 1 + n + 1].copy_from_slice(&hat[..=n]);
-        e_len = len - 1 + n + 1;
+        let mut last = zero;
+        for i in 1..N {
+            last = last + a[i] * b[N - i];
+        }
+        for &e in prev.iter().take(N) {
+            last = last + e;
+        }
+        list[len] = last;
+        len += 1;
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    let mut last = zero;
-    for i in 1..N {
-        last = last + a[i] * b[N - i];
+    out
+}
+
+/// Fast square on lanes: the same operations as [`Expansion::sqr_fast`].
+#[inline(always)]
+pub fn sqr_fast<L: Lane, const N: usize>(a: &[L; N]) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut out = [zero; N];
+    if N == 1 {
+        out[0] = a[0] * a[0];
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], a[0]);
+        let w = (a[0] + a[0]).mul_add(a[1], e);
+        let (z0, z1) = fast_two_sum(p, w);
+        out[0] = z0;
+        out[1] = z1;
+    } else {
+        let mut d = [zero; 8];
+        for i in 0..N {
+            d[i] = a[i] + a[i];
+        }
+        let mut list = [zero; LIST];
+        let mut len = 0usize;
+        let mut prev = [zero; 8];
+        let mut prev_len = 0usize;
+        for n in 0..N {
+            let mut cur = [zero; 8];
+            let mut cur_len = 0usize;
+            for i in 0..=n / 2 {
+                let j = n - i;
+                let (p, e) = if i < j {
+                    two_prod(d[i], a[j])
+                } else {
+                    two_prod(a[i], a[i])
+                };
+                list[len] = p;
+                len += 1;
+                cur[cur_len] = e;
+                cur_len += 1;
+            }
+            for &e in prev.iter().take(prev_len) {
+                list[len] = e;
+                len += 1;
+            }
+            prev = cur;
+            prev_len = cur_len;
+        }
+        let mut last = zero;
+        for i in 1..=N / 2 {
+            let j = N - i;
+            last = last + if i < j { d[i] * a[j] } else { a[i] * a[i] };
+        }
+        for &e in prev.iter().take(prev_len) {
+            last = last + e;
+        }
+        list[len] = last;
+        len += 1;
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    for &ei in e[..e_len].iter() {
-        last = last + ei;
+    out
+}
+
+/// Fast multiplication by one machine number on lanes: the same operations as
+/// [`Expansion::mul_term_fast`].
+#[inline(always)]
+pub fn mul_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut out = [zero; N];
+    if N == 1 {
+        out[0] = a[0] * t;
+    } else if N == 2 {
+        let (p, e) = two_prod(a[0], t);
+        let w = a[1].mul_add(t, e);
+        let (z0, z1) = fast_two_sum(p, w);
+        out[0] = z0;
+        out[1] = z1;
+    } else {
+        let mut list = [zero; LIST];
+        let (p0, mut e_prev) = two_prod(a[0], t);
+        list[0] = p0;
+        let mut len = 1usize;
+        for i in 1..N {
+            let (p, e) = if i + 1 < N {
+                two_prod(a[i], t)
+            } else {
+                (a[i] * t, zero)
+            };
+            list[len] = p;
+            list[len + 1] = e_prev;
+            len += 2;
+            e_prev = e;
+        }
+        out = renorm::<L, N, false>(&mut list[..len]);
     }
-    rf[N] = last;
-    renormalize_fast::<L, N>(&mut rf[..=N])
+    out
+}
+
+/// Fast addition of one machine number on lanes: the same operations as
+/// [`Expansion::add_term_fast`].
+#[inline(always)]
+pub fn add_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut out = [zero; N];
+    if N == 1 {
+        out[0] = a[0] + t;
+    } else if N == 2 {
+        let (s, e) = two_sum(a[0], t);
+        let v = a[1] + e;
+        let (z0, z1) = fast_two_sum(s, v);
+        out[0] = z0;
+        out[1] = z1;
+    } else {
+        let mut list = [zero; LIST];
+        list[0] = a[0];
+        list[1] = t;
+        list[2..N + 1].copy_from_slice(&a[1..N]);
+        out = renorm::<L, N, true>(&mut list[..N + 1]);
+    }
+    out
 }
 
 /// `L::WIDTH` Hénon orbits in struct-of-arrays form: lane l of `x[i]` is term i of orbit l's x.
@@ -505,19 +630,20 @@ pub struct Block<L: Lane, const N: usize> {
 pub struct Params<L: Lane, const N: usize> {
     a: [L; N],
     b: [L; N],
-    one: [L; N],
+    one: L,
+    a_single: bool,
+    b_single: bool,
 }
 
 impl<L: Lane, const N: usize> Params<L, N> {
     /// Broadcasts (a, b).
     pub fn new(a: &Expansion<L::Scalar, N>, b: &Expansion<L::Scalar, N>) -> Self {
-        let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-        let mut one = [zero; N];
-        one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
         Self {
             a: core::array::from_fn(|i| L::splat(a.terms()[i])),
             b: core::array::from_fn(|i| L::splat(b.terms()[i])),
-            one,
+            one: L::splat(<L::Scalar as FloatTerm>::ONE),
+            a_single: a.is_single_term(),
+            b_single: b.is_single_term(),
         }
     }
 }
@@ -551,12 +677,21 @@ impl<L: Lane, const N: usize> Block<L, N> {
     /// (x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x) with the fast tier.
     #[inline(always)]
     pub fn step(&mut self, p: &Params<L, N>) {
-        let x2 = mul_fast(&self.x, &self.x);
-        let t = mul_fast(&x2, &p.a);
-        let u = add_fast(&self.y, &p.one);
+        // As `Fast::mul_param`: a parameter held as one term is multiplied with mul_term_fast.
+        let x2 = sqr_fast(&self.x);
+        let t = if p.a_single {
+            mul_term_fast(&x2, p.a[0])
+        } else {
+            mul_fast(&x2, &p.a)
+        };
+        let u = add_term_fast(&self.y, p.one);
         let neg_t = t.map(|v| -v);
         let nx = add_fast(&u, &neg_t);
-        let ny = mul_fast(&self.x, &p.b);
+        let ny = if p.b_single {
+            mul_term_fast(&self.x, p.b[0])
+        } else {
+            mul_fast(&self.x, &p.b)
+        };
         self.x = nx;
         self.y = ny;
     }
