@@ -373,6 +373,16 @@ impl GpuContext {
             .join("; ")
     }
 
+    /// Orbits per batch that keep every GPU in use busy (about 32 waves of full occupancy per
+    /// GPU): a search that cuts its work into chunks should give each call at least this many
+    /// orbits, and prefer [`Self::run_orbits_compact`] when it only keeps cycles.
+    pub fn preferred_batch_orbits(&self) -> u64 {
+        self.devices
+            .iter()
+            .map(|d| d.info.multiprocessors.max(1) as u64 * 2048 * 32)
+            .sum()
+    }
+
     /// The NVRTC architecture of GPU `i` of this context (`compute_XY`).
     pub fn arch(&self, i: usize) -> String {
         let (ma, mi) = self.devices[i].info.compute_capability;
@@ -536,7 +546,8 @@ impl GpuContext {
         if compact {
             sms * 2048 * 64
         } else {
-            (sms * 2048 * 8).min(1 << 22)
+            // Records are 40 + 16·N bytes (f64): 2^24 of them stay under 3 GiB.
+            (sms * 2048 * 32).min(1 << 24)
         }
     }
 
