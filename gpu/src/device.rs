@@ -447,7 +447,7 @@ impl GpuContext {
         range: Range<u64>,
     ) -> Result<CompactResult<T, N>, GpuError> {
         let parts = self.split(batch, &range)?;
-        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r))?;
+        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, 1))?;
         let mut out = CompactResult {
             counts: [0; 4],
             kept: Vec::new(),
@@ -459,6 +459,31 @@ impl GpuContext {
             out.kept.extend(r.kept);
         }
         out.kept.sort_by_key(|(g, _)| *g);
+        Ok(out)
+    }
+
+    /// Like [`Self::run_orbits_compact`], but `kept` also holds the `Escaped` records: every
+    /// orbit absent from `kept` is `NoCycle` (steps = transient + p_max by the contract), so a
+    /// caller can rebuild per-parameter status counts and the exact sum of steps without
+    /// bringing every record back (what `expanse search --backend gpu` uses).
+    pub fn run_orbits_sparse<T: GpuTerm, const N: usize>(
+        &self,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+    ) -> Result<CompactResult<T, N>, GpuError> {
+        let parts = self.split(batch, &range)?;
+        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, 2))?;
+        let mut out = CompactResult {
+            counts: [0; 4],
+            kept: Vec::new(),
+        };
+        for r in results {
+            for s in 0..4 {
+                out.counts[s] += r.counts[s];
+            }
+            out.kept.extend(r.kept);
+        }
+        out.kept.sort_unstable_by_key(|(g, _)| *g);
         Ok(out)
     }
 
@@ -559,7 +584,7 @@ impl GpuContext {
         inputs: &[CudaSlice<T>; 4],
         first: u64,
         count: u64,
-        compact: bool,
+        compact: i32,
         capacity: u64,
         bufs: &mut Buffers<T>,
     ) -> Result<(), GpuError> {
@@ -572,7 +597,7 @@ impl GpuContext {
         let n_init = batch.x0.len() as u64;
         let tol = T::from_f64(s.tol);
         let esc = T::from_f64(s.escape);
-        let compact_i: i32 = compact as i32;
+        let compact_i: i32 = compact;
         let cfg = LaunchConfig {
             grid_dim: (count.div_ceil(BLOCK as u64) as u32, 1, 1),
             block_dim: (BLOCK, 1, 1),
@@ -674,7 +699,7 @@ impl GpuContext {
         let mut first = range.start;
         while first < range.end {
             let count = chunk.min(range.end - first);
-            self.launch::<T, N>(dev, batch, &inputs, first, count, false, chunk, &mut bufs)?;
+            self.launch::<T, N>(dev, batch, &inputs, first, count, 0, chunk, &mut bufs)?;
             let recs = Self::records::<T, N>(dev, &bufs, count as usize, chunk as usize)?;
             out.extend(recs);
             first += count;
@@ -687,6 +712,7 @@ impl GpuContext {
         dev: &Device,
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
+        mode: i32,
     ) -> Result<CompactResult<T, N>, GpuError> {
         dev.ctx
             .bind_to_thread()
@@ -701,7 +727,12 @@ impl GpuContext {
         }
         let inputs = Self::upload(dev, batch)?;
         let chunk = Self::chunk_len::<N>(dev, true).min(total);
-        let capacity = (chunk / 4).clamp(1, 1 << 21);
+        // Mode 2 also keeps escapes (a few per cent of the orbits in the attractor's box).
+        let capacity = if mode == 2 {
+            (chunk / 4).clamp(1, 1 << 22)
+        } else {
+            (chunk / 4).clamp(1, 1 << 21)
+        };
         let mut bufs = Buffers::<T>::new(&dev.stream, capacity as usize, N)?;
         let mut first = range.start;
         while first < range.end {
@@ -709,7 +740,7 @@ impl GpuContext {
             dev.stream
                 .memset_zeros(&mut bufs.counters)
                 .map_err(|e| drv("clearing counters", e))?;
-            self.launch::<T, N>(dev, batch, &inputs, first, count, true, capacity, &mut bufs)?;
+            self.launch::<T, N>(dev, batch, &inputs, first, count, mode, capacity, &mut bufs)?;
             let counters: Vec<u64> = dev
                 .stream
                 .clone_dtoh(&bufs.counters)
@@ -722,7 +753,12 @@ impl GpuContext {
                 // More interesting orbits than slots: redo this chunk with full records.
                 let recs = self.run_full(dev, batch, first..first + count)?;
                 for (j, r) in recs.into_iter().enumerate() {
-                    if matches!(r.status, OrbitStatus::Cycle | OrbitStatus::Unconfirmed) {
+                    let keep = match r.status {
+                        OrbitStatus::Cycle | OrbitStatus::Unconfirmed => true,
+                        OrbitStatus::Escaped => mode == 2,
+                        OrbitStatus::NoCycle => false,
+                    };
+                    if keep {
                         out.kept.push((first + j as u64, r));
                     }
                 }

@@ -480,8 +480,8 @@ __device__ __forceinline__ void store(const Out &o, u64 slot, u64 stride, const 
 // One thread per orbit g in [first, first + count): parameter p = g / n_init, initial point
 // i = g % n_init. Parameters and initial points are interleaved expansions (stride n_param,
 // n_init). compact == 0: record of orbit g stored at slot g - first. compact != 0: only
-// UNCONFIRMED and CYCLE records are stored, at slots taken from counters[4] (up to capacity),
-// with their orbit index; counters[0..4] count the statuses.
+// UNCONFIRMED and CYCLE records (compact == 2: also ESCAPED ones) are stored, at slots taken
+// from counters[4] (up to capacity), with their orbit index; counters[0..4] count the statuses.
 template <bool SINGLE>
 __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const T *__restrict__ b_terms,
                                             u64 n_param, const T *__restrict__ x0, const T *__restrict__ y0,
@@ -506,7 +506,8 @@ __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const
         status = r.status;
         if (!compact) {
             store(o, t, capacity, r);
-        } else if (status == ST_CYCLE || status == ST_UNCONFIRMED) {
+        } else if (status == ST_CYCLE || status == ST_UNCONFIRMED ||
+                   (compact == 2 && status == ST_ESCAPED)) {
             const u64 slot = atomicAdd(&counters[4], 1ull);
             if (slot < capacity) {
                 store(o, slot, capacity, r);

@@ -11,7 +11,7 @@
 //!
 //! [`select_backend`] picks one for `--backend auto|cpu|gpu`.
 
-use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
+use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitStatus, OrbitTask};
 use crate::{Error, ErrorKind};
 use rayon::prelude::*;
 
@@ -47,12 +47,46 @@ impl OrbitChunk {
     }
 }
 
-/// Maps a chunk of orbits to per-orbit records (one per orbit, in orbit order).
-pub trait Backend {
+/// The records of a chunk that carry information: `(orbit index in the chunk, record)` for
+/// every orbit whose status is not `NoCycle`, in increasing orbit order. Every orbit absent is
+/// `NoCycle` with steps = transient + p_max (the contract's NO_CYCLE record), so the engine
+/// rebuilds every count and the sum of steps exactly from this.
+pub type SparseRecords = Vec<(u64, OrbitRecord)>;
+
+/// Keeps the records of `records` (one per orbit of a chunk) that are not `NoCycle`.
+pub fn sparse_of(records: Vec<OrbitRecord>) -> SparseRecords {
+    records
+        .into_iter()
+        .enumerate()
+        .filter(|(_, r)| r.status != OrbitStatus::NoCycle)
+        .map(|(i, r)| (i as u64, r))
+        .collect()
+}
+
+/// Maps a chunk of orbits to per-orbit records (one per orbit, in orbit order). `Sync`: the
+/// engine runs the next chunk on the backend in a worker thread while it writes the last.
+pub trait Backend: Sync {
     /// A short description for messages and the manifest (e.g. `"cpu (16 threads)"`).
     fn describe(&self) -> String;
     /// Runs the contract of [`crate::orbit`] on every orbit of `chunk`.
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error>;
+    /// Runs the contract on every orbit of `chunk` and returns only the records that are not
+    /// `NoCycle` ([`SparseRecords`]); by default from [`Self::run`].
+    fn run_sparse(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<SparseRecords, Error> {
+        let records = self.run(job, chunk)?;
+        if records.len() as u64 != chunk.len() {
+            return Err(Error::new(
+                ErrorKind::BackendFailed,
+                format!(
+                    "backend {} returned {} records for {} orbits",
+                    self.describe(),
+                    records.len(),
+                    chunk.len()
+                ),
+            ));
+        }
+        Ok(sparse_of(records))
+    }
     /// Map iterations a default chunk should hold (a chunk is the unit of checkpointing:
     /// about 2^30 on the CPU, seconds of work).
     fn chunk_iterations(&self) -> u64 {
@@ -174,13 +208,11 @@ fn gpu_failed(e: expanse_gpu::GpuError) -> Error {
     Error::new(kind, format!("gpu backend: {e}"))
 }
 
-fn run_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
-    ctx: &expanse_gpu::GpuContext,
+fn gpu_batch<T: expanse_gpu::GpuTerm, const N: usize>(
     job: &OrbitJob,
     chunk: &OrbitChunk,
-    out: &mut Vec<OrbitRecord>,
-) -> Result<(), Error> {
-    let batch = expanse_gpu::OrbitBatch::<T, N> {
+) -> expanse_gpu::OrbitBatch<T, N> {
+    expanse_gpu::OrbitBatch::<T, N> {
         a: chunk
             .params
             .iter()
@@ -199,9 +231,46 @@ fn run_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
             tol: job.tol,
             escape: job.escape,
         },
-    };
+    }
+}
+
+fn run_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
+    ctx: &expanse_gpu::GpuContext,
+    job: &OrbitJob,
+    chunk: &OrbitChunk,
+    out: &mut Vec<OrbitRecord>,
+) -> Result<(), Error> {
+    let batch = gpu_batch::<T, N>(job, chunk);
     let recs = ctx.run_orbits(&batch, 0..batch.len()).map_err(gpu_failed)?;
     out.extend(recs.iter().map(from_gpu_record));
+    Ok(())
+}
+
+/// The sparse path: the kernel counts statuses and keeps only escapes and (unconfirmed)
+/// cycles, so neither the device nor the host handles one record per orbit.
+fn run_gpu_sparse<T: expanse_gpu::GpuTerm, const N: usize>(
+    ctx: &expanse_gpu::GpuContext,
+    job: &OrbitJob,
+    chunk: &OrbitChunk,
+    out: &mut SparseRecords,
+) -> Result<(), Error> {
+    let batch = gpu_batch::<T, N>(job, chunk);
+    let res = ctx
+        .run_orbits_sparse(&batch, 0..batch.len())
+        .map_err(gpu_failed)?;
+    let kept = res.kept.len() as u64;
+    let absent = chunk.len() - kept.min(chunk.len());
+    if kept + res.counts[1] != chunk.len() || absent != res.counts[1] {
+        return Err(Error::new(
+            ErrorKind::BackendFailed,
+            format!(
+                "gpu backend: {kept} kept records and {} no-cycle orbits for {} orbits",
+                res.counts[1],
+                chunk.len()
+            ),
+        ));
+    }
+    out.extend(res.kept.iter().map(|(g, r)| (*g, from_gpu_record(r))));
     Ok(())
 }
 
@@ -241,8 +310,23 @@ impl Backend for GpuBackend {
     }
 
     fn chunk_orbits(&self) -> (u64, u64) {
-        // Enough threads to fill every SM of several GPUs; records stay a few hundred MB.
-        (1 << 17, 1 << 21)
+        // At least the GPU crate's preferred batch (about 32 waves of full occupancy on every
+        // GPU), so one chunk keeps the devices busy; the sparse path keeps host memory small.
+        let p = self.ctx.preferred_batch_orbits().max(1 << 17);
+        (p, 4 * p)
+    }
+
+    fn run_sparse(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<SparseRecords, Error> {
+        let mut out = Vec::new();
+        if chunk.is_empty() {
+            return Ok(out);
+        }
+        dispatch!(
+            job.base,
+            job.terms,
+            run_gpu_sparse(&self.ctx, job, chunk, &mut out)
+        )?;
+        Ok(out)
     }
 
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {

@@ -11,7 +11,7 @@
 //! canonical points' leading terms are within tol (max norm), otherwise it starts a new one.
 //! Each cycle is written once, with the first init that reached it and the number of hits.
 
-use crate::backend::{Backend, OrbitChunk};
+use crate::backend::{Backend, OrbitChunk, SparseRecords};
 use crate::files::{
     lock_output, read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic,
     CandidateLine, ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA,
@@ -146,30 +146,62 @@ pub fn chunk_work(spec: &SearchSpec, lo: u64, hi: u64) -> OrbitChunk {
     }
 }
 
-/// Turns the records of parameters `[lo, hi)` (inits in order) into candidate lines and the
-/// chunk's totals.
+/// Turns the records of parameters `[lo, hi)` (one per orbit, inits in order) into candidate
+/// lines and the chunk's totals.
 pub fn candidates_of_chunk(
     spec: &SearchSpec,
     lo: u64,
     hi: u64,
     records: &[OrbitRecord],
 ) -> (Vec<CandidateLine>, Summary) {
+    let kept = records.iter().enumerate().map(|(i, r)| (i as u64, r));
+    candidates_of_records(spec, lo, hi, kept)
+}
+
+/// [`candidates_of_chunk`] from the sparse records of a backend ([`SparseRecords`]: every
+/// orbit absent is `NoCycle` with steps = transient + p_max); the same lines and totals as
+/// from the full records.
+pub fn candidates_of_sparse(
+    spec: &SearchSpec,
+    lo: u64,
+    hi: u64,
+    kept: &SparseRecords,
+) -> (Vec<CandidateLine>, Summary) {
+    candidates_of_records(spec, lo, hi, kept.iter().map(|(g, r)| (*g, r)))
+}
+
+/// The one implementation behind [`candidates_of_chunk`] and [`candidates_of_sparse`]:
+/// `kept` gives (orbit index in the chunk, record) in increasing order; orbits it skips are
+/// `NoCycle` with steps = transient + p_max.
+fn candidates_of_records<'r>(
+    spec: &SearchSpec,
+    lo: u64,
+    hi: u64,
+    kept: impl Iterator<Item = (u64, &'r OrbitRecord)>,
+) -> (Vec<CandidateLine>, Summary) {
     let n = spec.inits_per_param() as usize;
-    let terms = spec.job.terms;
+    let nocycle_steps = spec.job.transient.saturating_add(spec.job.pmax as u64);
+    let mut kept = kept.peekable();
     let mut lines = Vec::new();
     let mut sum = Summary {
         params: hi - lo,
         ..Default::default()
     };
-    for (pi, recs) in records.chunks(n).enumerate() {
-        let p = lo + pi as u64;
+    for pi in 0..(hi - lo) {
+        let p = lo + pi;
+        let first = pi * n as u64;
+        let end = first + n as u64;
         let mut counts = ParamCounts {
             inits: n as u64,
             ..Default::default()
         };
         // (first init, record, hits)
         let mut cycles: Vec<(usize, &OrbitRecord, u64)> = Vec::new();
-        for (i, r) in recs.iter().enumerate() {
+        let mut seen = 0u64;
+        while let Some((g, r)) = kept.next_if(|(g, _)| *g < end) {
+            debug_assert!(g >= first, "records out of order");
+            let i = (g - first) as usize;
+            seen += 1;
             sum.iterations = sum.iterations.saturating_add(r.steps);
             match r.status {
                 OrbitStatus::Escaped => counts.escaped += 1,
@@ -188,6 +220,12 @@ pub fn candidates_of_chunk(
                 }
             }
         }
+        // The orbits not given are NoCycle.
+        let absent = n as u64 - seen;
+        counts.no_cycle += absent;
+        sum.iterations = sum
+            .iterations
+            .saturating_add(absent.saturating_mul(nocycle_steps));
         sum.orbits += n as u64;
         sum.escaped += counts.escaped;
         sum.no_cycle += counts.no_cycle;
@@ -196,6 +234,7 @@ pub fn candidates_of_chunk(
         if cycles.is_empty() {
             continue;
         }
+        let terms = spec.job.terms;
         let (a, b) = spec.param(p);
         for (i, r, hits) in cycles {
             let attracting = r.trace.abs() < 1.0 + r.det;
@@ -487,65 +526,70 @@ pub fn run_search(
     write_manifest("running", &total, session(None, 0, 0))?;
 
     let mut cand = open_append(&paths.candidates)?;
-    let mut ckpt = open_append(&paths.checkpoint)?;
-    let mut offset = cand
+    let ckpt = open_append(&paths.checkpoint)?;
+    let offset = cand
         .seek(SeekFrom::End(0))
         .map_err(|e| Error::io(&paths.candidates, "seek", e))?;
+    let mut writer = ChunkWriter {
+        paths: &paths,
+        cand,
+        ckpt,
+        offset,
+    };
+    let mut write_chunk =
+        |c: u64, lines: &[CandidateLine], sum: &Summary| writer.write(c, lines, sum);
     let mut session_iters = 0u64;
     let mut chunks_run = 0u64;
-    for c in chunks_resumed..chunks_total {
+    let bounds = |c: u64| {
         let clo = lo + c * chunk_size;
-        let chi = (clo + chunk_size).min(hi);
-        let work = chunk_work(spec, clo, chi);
-        let records = backend.run(&spec.job, &work)?;
-        if records.len() as u64 != work.len() {
-            return Err(Error::new(
-                ErrorKind::BackendUnavailable,
-                format!(
-                    "backend {} returned {} records for {} orbits",
-                    opts.backend,
-                    records.len(),
-                    work.len()
-                ),
-            ));
-        }
-        let (lines, sum) = candidates_of_chunk(spec, clo, chi, &records);
-        let mut buf = Vec::new();
-        for l in &lines {
-            serde_json::to_writer(&mut buf, l)
-                .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
-            buf.push(b'\n');
-        }
-        cand.write_all(&buf)
-            .map_err(|e| Error::io(&paths.candidates, "append", e))?;
-        cand.sync_data()
-            .map_err(|e| Error::io(&paths.candidates, "sync", e))?;
-        offset += buf.len() as u64;
-        let line = ChunkLine {
-            chunk: c,
-            end: offset,
-            summary: sum.clone(),
-        };
-        let mut lb =
-            serde_json::to_vec(&line).map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
-        lb.push(b'\n');
-        ckpt.write_all(&lb)
-            .map_err(|e| Error::io(&paths.checkpoint, "append", e))?;
-        ckpt.sync_data()
-            .map_err(|e| Error::io(&paths.checkpoint, "sync", e))?;
-        session_iters = session_iters.saturating_add(sum.iterations);
-        total.add(&sum);
-        chunks_run += 1;
-        progress(&Progress {
-            chunks_done: c + 1,
-            chunks_total,
-            params_done: chi - lo,
-            params_total: hi - lo,
-            iterations: session_iters,
-            elapsed: started.elapsed(),
-            chunks_resumed,
+        (clo, (clo + chunk_size).min(hi))
+    };
+    // Pipeline: a worker runs the chunks on the backend in order, at most one finished chunk
+    // ahead, while this thread turns the last one into lines and writes it; the files are
+    // written in chunk order by this thread alone, so they do not depend on the timing.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Result<SparseRecords, Error>)>(1);
+    let result = std::thread::scope(|scope| -> Result<(), Error> {
+        scope.spawn(move || {
+            for c in chunks_resumed..chunks_total {
+                let (clo, chi) = bounds(c);
+                let r = backend.run_sparse(&spec.job, &chunk_work(spec, clo, chi));
+                let failed = r.is_err();
+                // A closed channel means the writer stopped (an error): stop too.
+                if tx.send((c, r)).is_err() || failed {
+                    break;
+                }
+            }
         });
-    }
+        for c in chunks_resumed..chunks_total {
+            let (got, records) = rx.recv().map_err(|_| {
+                Error::new(
+                    ErrorKind::BackendFailed,
+                    format!("backend {}: the worker thread stopped", opts.backend),
+                )
+            })?;
+            debug_assert_eq!(got, c);
+            let records = records?;
+            let (clo, chi) = bounds(c);
+            let (lines, sum) = candidates_of_sparse(spec, clo, chi, &records);
+            drop(records);
+            write_chunk(c, &lines, &sum)?;
+            session_iters = session_iters.saturating_add(sum.iterations);
+            total.add(&sum);
+            chunks_run += 1;
+            progress(&Progress {
+                chunks_done: c + 1,
+                chunks_total,
+                params_done: chi - lo,
+                params_total: hi - lo,
+                iterations: session_iters,
+                elapsed: started.elapsed(),
+                chunks_resumed,
+            });
+        }
+        Ok(())
+    });
+    // (The receiver is dropped when the scope ends, so the worker cannot block on it.)
+    result?;
     write_manifest(
         "complete",
         &total,
@@ -558,6 +602,45 @@ pub fn run_search(
         chunks_resumed,
         chunks_total,
     })
+}
+
+/// Appends one chunk's candidate lines (fsynced) and then its checkpoint line (fsynced).
+struct ChunkWriter<'a> {
+    paths: &'a OutPaths,
+    cand: std::fs::File,
+    ckpt: std::fs::File,
+    offset: u64,
+}
+
+impl ChunkWriter<'_> {
+    fn write(&mut self, c: u64, lines: &[CandidateLine], sum: &Summary) -> Result<(), Error> {
+        let paths = self.paths;
+        let (cand, ckpt) = (&mut self.cand, &mut self.ckpt);
+        let mut buf = Vec::new();
+        for l in lines {
+            serde_json::to_writer(&mut buf, l)
+                .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+            buf.push(b'\n');
+        }
+        cand.write_all(&buf)
+            .map_err(|e| Error::io(&paths.candidates, "append", e))?;
+        cand.sync_data()
+            .map_err(|e| Error::io(&paths.candidates, "sync", e))?;
+        self.offset += buf.len() as u64;
+        let line = ChunkLine {
+            chunk: c,
+            end: self.offset,
+            summary: sum.clone(),
+        };
+        let mut lb =
+            serde_json::to_vec(&line).map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+        lb.push(b'\n');
+        ckpt.write_all(&lb)
+            .map_err(|e| Error::io(&paths.checkpoint, "append", e))?;
+        ckpt.sync_data()
+            .map_err(|e| Error::io(&paths.checkpoint, "sync", e))?;
+        Ok(())
+    }
 }
 
 fn file_name(p: &Path) -> String {
