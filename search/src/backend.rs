@@ -270,7 +270,12 @@ fn run_gpu_sparse<T: expanse_gpu::GpuTerm, const N: usize>(
             ),
         ));
     }
-    out.extend(res.kept.iter().map(|(g, r)| (*g, from_gpu_record(r))));
+    // Converted on all cores: the GPU waits for this before the next chunk's launch.
+    *out = res
+        .kept
+        .par_iter()
+        .map(|(g, r)| (*g, from_gpu_record(r)))
+        .collect();
     Ok(())
 }
 
