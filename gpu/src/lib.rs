@@ -9,7 +9,9 @@
 //! is ([`GpuUnavailable`]); [`GpuContext::run_orbits`] runs an [`OrbitBatch`] (every parameter
 //! pair with every initial point, one GPU thread per orbit) and returns one [`OrbitRecord`] per
 //! orbit; [`GpuContext::run_orbits_compact`] returns only the status counts and the records of
-//! candidate cycles, for searches too large to bring every record back. Several GPUs of one
+//! candidate cycles, for searches too large to bring every record back, and
+//! [`GpuContext::run_orbits_sparse`] those and the escapes (every orbit absent is NO_CYCLE),
+//! from which a search rebuilds every count exactly. Several GPUs of one
 //! host share a batch evenly ([`DeviceSelection`]).
 //!
 //! The kernels repeat, operation for operation, the *search arithmetic* of `expanse-core`

@@ -5,9 +5,15 @@
 //!
 //! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the
 //!   (T, N) pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
-//! - [`GpuBackend`]: `expanse_gpu::GpuContext::run_orbits` on one or several GPUs of the host
-//!   (the kernels repeat the same contract; `expanse bench gpu --check` and this crate's
-//!   `reference_matches_the_gpu_crates_reference` test tie the two implementations together).
+//! - [`GpuBackend`]: `expanse_gpu::GpuContext::run_orbits_sparse` on one or several GPUs of
+//!   the host (the kernels repeat the same contract; `expanse bench gpu --check` and this
+//!   crate's `reference_matches_the_gpu_crates_reference` test tie the two implementations
+//!   together). The kernel counts statuses and keeps only escapes and (unconfirmed) cycles,
+//!   so a chunk of 1.6·10^7 orbits brings back about 10^6 records instead of one per orbit.
+//!
+//! The engine asks for [`SparseRecords`] ([`Backend::run_sparse`]: every orbit that is not
+//! NO_CYCLE, by index); the absent orbits are NO_CYCLE with steps = transient + p_max, so the
+//! candidate lines and every count are the same as from full records.
 //!
 //! [`select_backend`] picks one for `--backend auto|cpu|gpu`.
 
@@ -318,7 +324,7 @@ impl Backend for GpuBackend {
         // At least the GPU crate's preferred batch (about 32 waves of full occupancy on every
         // GPU), so one chunk keeps the devices busy; the sparse path keeps host memory small.
         let p = self.ctx.preferred_batch_orbits().max(1 << 17);
-        (p, 4 * p)
+        (2 * p, 4 * p)
     }
 
     fn run_sparse(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<SparseRecords, Error> {

@@ -2,9 +2,12 @@
 //! [`Backend`], merges the cycles each parameter's initial points found, and appends the
 //! candidates and a checkpoint line (both fsynced) per chunk; resumes, shards and merges.
 //!
-//! Chunks run one after another, each spread over all cores by the backend, so the candidate
+//! Chunks run one after another on the backend (each spread over all cores or GPUs) in a
+//! worker thread, while this module's thread turns the previous chunk's records into lines
+//! and writes them (a pipeline one chunk deep: the GPU does not wait for the host's dedup,
+//! JSON and fsync). Only the writer touches the files, in chunk order, so the candidate
 //! file's order is deterministic: an interrupted and resumed run, an uninterrupted run, and
-//! the merge of its shards write the same bytes.
+//! the merge of its shards write the same bytes, whatever the backend.
 //!
 //! **Distinct cycles.** Within one parameter, the CYCLE records of its initial points are
 //! taken in init order; a record joins an earlier cycle when the period is equal and the
