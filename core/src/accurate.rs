@@ -22,8 +22,9 @@
 //! would not see yields NaN, never a finite wrong value.
 
 use crate::dw;
-use crate::eft::{two_prod, two_sqr, two_sum};
+use crate::eft::{two_prod, two_sqr, two_sum, vec_sum};
 use crate::expansion::Expansion;
+use crate::float::ulp;
 use crate::float::FloatTerm;
 
 /// Room for the exact accumulators below: the most terms ever added to one accumulator is
@@ -222,12 +223,14 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        let mut acc = ExactSum::<T>::new();
-        for i in (0..N).rev() {
-            acc.add(self.terms[i]);
-            acc.add(other.terms[i]);
+        // JMMP 2016 Alg. 4: merge by magnitude, VecSum, VecSumErrBranch, with the run-time
+        // certificate of `certified_round`; the exact reference when it fails (rare).
+        let mut v = [T::ZERO; 16];
+        merge_by_magnitude(&self.terms, &other.terms, &mut v);
+        match certified_round::<T, N>(&mut v[..2 * N]) {
+            Some(out) => settle(out, naive),
+            None => reference_add(self, other),
         }
-        finish(&acc, naive)
     }
 
     /// Accurate subtraction: `self + (−other)`, same bound as [`Self::add`].
@@ -258,18 +261,44 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        let mut acc = ExactSum::<T>::new();
-        // Orders i + j = N (rounded) first, then exact orders from the smallest up: small terms
-        // first keeps the accumulator short.
-        for i in 1..N {
-            acc.add(x[i] * y[N - i]);
-        }
-        for k in (0..N).rev() {
+        // Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
+        // magnitude: the products of order k, then the errors of order k − 1); the leading
+        // parts of order N − 1 exactly; the errors of order N − 1 and the products of order N
+        // accumulated into one machine number t by additions and FMAs (error bounded in
+        // `bounds::mul_rel_bound`); orders > N dropped. Then the certified renormalisation.
+        let mut v = [T::ZERO; 65];
+        let mut len = 0usize;
+        let mut errs = [T::ZERO; 8];
+        for k in 0..N {
+            let mut ne = 0usize;
+            let mut prev = [T::ZERO; 8];
+            prev[..k].copy_from_slice(&errs[..k]);
             for i in 0..=k {
-                acc.add_prod(x[i], y[k - i]);
+                let (p, e) = two_prod(x[i], y[k - i]);
+                v[len] = p;
+                len += 1;
+                errs[ne] = e;
+                ne += 1;
+            }
+            for &e in &prev[..k] {
+                v[len] = e;
+                len += 1;
             }
         }
-        finish(&acc, naive)
+        // errs[..N] now holds the errors of order N − 1.
+        let mut t = errs[0];
+        for i in 1..N {
+            t = t + errs[i];
+        }
+        for i in 1..N {
+            t = x[i].mul_add(y[N - i], t);
+        }
+        v[len] = t;
+        len += 1;
+        match certified_round::<T, N>(&mut v[..len]) {
+            Some(out) => settle(out, naive),
+            None => reference_mul(self, other),
+        }
     }
 
     /// Accurate square, same bound as [`Self::mul`].
@@ -293,11 +322,25 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        let mut acc = ExactSum::<T>::new();
-        for i in (0..N).rev() {
-            acc.add_prod(self.terms[i], t);
+        // All N products exact by 2ProdFMA, ordered by magnitude (p₀, p₁, e₀, p₂, e₁, …),
+        // then the certified renormalisation.
+        let mut v = [T::ZERO; 16];
+        let mut prev_e = T::ZERO;
+        for i in 0..N {
+            let (p, e) = two_prod(self.terms[i], t);
+            if i == 0 {
+                v[0] = p;
+            } else {
+                v[2 * i - 1] = p;
+                v[2 * i] = prev_e;
+            }
+            prev_e = e;
         }
-        finish(&acc, naive)
+        v[2 * N - 1] = prev_e;
+        match certified_round::<T, N>(&mut v[..2 * N]) {
+            Some(out) => settle(out, naive),
+            None => reference_mul_term(self, t),
+        }
     }
 
     /// Accurate division: long division with N + 1 quotient digits, each remainder exact.
@@ -391,6 +434,149 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
         finish(&s, t)
     }
+}
+
+/// Merges two expansions (each ordered by decreasing magnitude) into `out[..2N]` ordered by
+/// decreasing magnitude (JMMP 2016 Alg. 4, first step), without data-dependent branches.
+#[inline(always)]
+fn merge_by_magnitude<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N], out: &mut [T; 16]) {
+    // Zero sentinels after the last term: a finished side compares as smallest.
+    let mut xs = [T::ZERO; 9];
+    let mut ys = [T::ZERO; 9];
+    xs[..N].copy_from_slice(x);
+    ys[..N].copy_from_slice(y);
+    let (mut i, mut j) = (0usize, 0usize);
+    for o in out.iter_mut().take(2 * N) {
+        let (a, b) = (xs[i.min(N)], ys[j.min(N)]);
+        let take_x = i < N && (j >= N || a.abs() >= b.abs());
+        *o = if take_x { a } else { b };
+        i += take_x as usize;
+        j += (!take_x) as usize;
+    }
+}
+
+/// VecSum then VecSumErrBranch (JMMP 2016 Alg. 6 with 2Sum) on `v`, with a run-time
+/// certificate of the claim the bounds use. Every 2Sum is exact, so the exact sum S of `v` is
+/// preserved and the only loss is the tail D left when N terms have been emitted. The result
+/// y is returned only when it is finite, ulp-nonoverlapping (|y_{i+1}| ≤ ulp(y_i), zeros only
+/// at the end) and |D| < ulp(y_{N−1}); otherwise `None` and the caller uses its exact
+/// reference. These are exactly the facts proved for the exact accumulator in
+/// [`crate::bounds`] ("Rounding an exact sum"), so the result has relative error ≤ ρ_N
+/// with respect to S. The tail test: the float sum a of |D|'s pieces (m ≤ 80 non-negative
+/// terms) satisfies a ≥ Σ|pieces|·(1 − u)^{m−1} (each rounding of a non-negative sum loses
+/// at most a factor 1 − u, sums in the subnormal range are exact), and 4a ≤ 3·ulp(y_{N−1})
+/// (both sides exact products by powers of two and 3) then gives
+/// |D| ≤ 0.75·ulp/(1 − u)^{79} < ulp(y_{N−1}).
+#[inline(always)]
+fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> {
+    let len = v.len();
+    vec_sum(v);
+    let mut out = [T::ZERO; N];
+    let mut j = 0usize;
+    let mut eps = v[0];
+    let mut k = 1usize;
+    while k < len {
+        let (r, err) = two_sum(eps, v[k]);
+        k += 1;
+        if err != T::ZERO {
+            out[j] = r;
+            j += 1;
+            eps = err;
+            if j == N {
+                break;
+            }
+        } else {
+            eps = r;
+        }
+    }
+    if j < N {
+        // Everything consumed: the result is exact.
+        if eps != T::ZERO {
+            out[j] = eps;
+        }
+    } else {
+        let mut a = eps.abs();
+        for &d in &v[k..len] {
+            a = a + d.abs();
+        }
+        let four = T::ONE + T::ONE + T::ONE + T::ONE;
+        let three = T::ONE + T::ONE + T::ONE;
+        if !(a * four <= ulp(out[N - 1]) * three) {
+            return None;
+        }
+    }
+    if !out[0].is_finite() {
+        return None;
+    }
+    for i in 1..N {
+        let ok = out[i] == T::ZERO || (out[i - 1] != T::ZERO && out[i].abs() <= ulp(out[i - 1]));
+        if !ok {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Reference accurate addition (N ≥ 3): the exact sum in a Shewchuk accumulator rounded to N
+/// terms; relative error ≤ [`crate::bounds::round_rel_bound`]. Slow; the fallback of
+/// [`Expansion::add`] and the oracle its fast path is tested against.
+pub fn reference_add<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    let naive = lead_or_nonfinite(x) + lead_or_nonfinite(y);
+    if !naive.is_finite() {
+        return Expansion::from_term(naive);
+    }
+    let mut acc = ExactSum::<T>::new();
+    for i in (0..N).rev() {
+        acc.add(x.terms[i]);
+        acc.add(y.terms[i]);
+    }
+    finish(&acc, naive)
+}
+
+/// Reference accurate multiplication (N ≥ 3): products of order < N exact, of order N rounded,
+/// the rest dropped, accumulated exactly and rounded to N terms; the bound of
+/// [`crate::bounds::mul_rel_bound`] covers it. Slow; fallback of [`Expansion::mul`].
+pub fn reference_mul<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    let naive = lead_or_nonfinite(x) * lead_or_nonfinite(y);
+    if !naive.is_finite() {
+        return Expansion::from_term(naive);
+    }
+    let (x, y) = (&x.terms, &y.terms);
+    let mut acc = ExactSum::<T>::new();
+    // Orders i + j = N (rounded) first, then exact orders from the smallest up: small terms
+    // first keeps the accumulator short.
+    for i in 1..N {
+        acc.add(x[i] * y[N - i]);
+    }
+    for k in (0..N).rev() {
+        for i in 0..=k {
+            acc.add_prod(x[i], y[k - i]);
+        }
+    }
+    finish(&acc, naive)
+}
+
+/// Reference accurate multiplication by a machine number (N ≥ 3): all products exact, rounded
+/// to N terms (ρ_N). Slow; fallback of [`Expansion::mul_term`].
+pub fn reference_mul_term<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+    t: T,
+) -> Expansion<T, N> {
+    let naive = lead_or_nonfinite(x) * t;
+    if !naive.is_finite() {
+        return Expansion::from_term(naive);
+    }
+    let mut acc = ExactSum::<T>::new();
+    for i in (0..N).rev() {
+        acc.add_prod(x.terms[i], t);
+    }
+    finish(&acc, naive)
 }
 
 /// The exact sum of `terms` rounded to N terms (relative error ≤

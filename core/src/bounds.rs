@@ -80,7 +80,11 @@ pub fn round_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///
 /// - N = 1: IEEE addition, u.
 /// - N = 2: AccurateDWPlusDW, 3u²/(1 − 4u) ≤ 3u² + 13u³ (JMP 2017, Thm. 3.3 for u ≤ 1/64).
-/// - N ≥ 3: the exact sum (2N terms added to an `ExactSum`) rounded to N terms: ρ_N.
+/// - N ≥ 3: JMMP 2016 Alg. 4 (merge by magnitude, VecSum, VecSumErrBranch; every 2Sum is
+///   exact, so the exact sum is preserved up to the dropped tail), with the run-time
+///   certificate of `certified_round` in `accurate.rs` (output ulp-nonoverlapping, dropped
+///   tail < ulp of the last term) or, when that fails, the exact reference `reference_add`.
+///   Both satisfy the claim of "Rounding an exact sum": ρ_N.
 pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
@@ -100,11 +104,24 @@ pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///   final Fast2Sum are exact. Total ≤ 6u²P + 11u³P, and |xy| ≥ P(1 − u)², so the relative
 ///   error is ≤ (6u² + 11u³)/(1 − u)² ≤ 6u² + 24u³. (JMP and Muller–Rideau prove ≈ 4u²; we
 ///   use the bound derived here.)
-/// - N ≥ 3: with P = |x₀y₀|, the N − 1 products of order i + j = N are rounded
-///   (≤ (N − 1)·u·(2u)^N P in all), those of order > N are dropped
-///   (≤ Σ_{k>N} (2N − 1 − k)(2u)^k P ≤ (N − 2)(2u)^{N+1}P/(1 − 2u)); the rest is exact. So the
-///   accumulated value is within ε_p = (2u)^N·3Nu·(1 + 5u) of xy relatively (using
-///   |xy| ≥ P(1 − γ)²), and rounding adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
+/// - N ≥ 3 (the fast algorithm in `Expansion::mul`): with P = |x₀y₀| and |x_i| ≤ (2u)^i|x₀|,
+///   the products x_i·y_j of order i + j ≤ N − 2 are split exactly by 2ProdFMA (p + e), and
+///   so are the leading parts p of order N − 1. The N errors e of order N − 1
+///   (|e| ≤ u|x_i y_j| ≤ u(2u)^{N−1}P) and the N − 1 exact products of order N
+///   (≤ (2u)^N P each) are accumulated into one machine number t by N − 1 additions and
+///   N − 1 FMAs: a recursive sum of m = 2N − 1 quantities whose magnitudes total at most
+///   (N/2 + N − 1)(2u)^N P ≤ 1.5N(2u)^N P, so by the classical bound for recursive summation, each step one rounding
+///   of an exact real sum (Higham, *Accuracy and Stability*, 2nd ed., §4.2, (4.4);
+///   γ_{m−1} = (m−1)u/(1 − (m−1)u) ≤ 2Nu(1 + 2^-40)) its error is ≤ 3N²u(2u)^N P(1 + 2^-40).
+///   The products of order > N are dropped: ≤ Σ_{k>N}(2N − 1 − k)(2u)^k P
+///   ≤ (N − 2)(2u)^{N+1}P/(1 − 2u) ≤ 2Nu(2u)^N P. So the terms handed to the
+///   renormalisation sum exactly to a value within ε_p = (2u)^N·3N(N+1)u·(1 + 5u) of xy
+///   relatively (using |xy| ≥ P(1 − γ)²). The renormalisation (`certified_round` in
+///   `accurate.rs`: VecSum and VecSumErrBranch, every 2Sum exact) certifies at run time the
+///   two facts of "Rounding an exact sum" above (ulp-nonoverlapping output, dropped tail
+///   < ulp of the last term), or falls back to the exact reference `reference_mul` (orders
+///   < N exact, order N rounded: error ≤ (N − 1)u(2u)^N P + 2Nu(2u)^N P, within the same
+///   ε_p); either way it adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
 pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
@@ -112,7 +129,7 @@ pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
         2 => (6.0 * u * u + 24.0 * u * u * u) * SLACK,
         _ => {
             let rho = round_rel_bound::<T>(n);
-            let eps_p = two_u_pow::<T>(n) * 3.0 * n as f64 * u * (1.0 + 5.0 * u);
+            let eps_p = two_u_pow::<T>(n) * 3.0 * (n * (n + 1)) as f64 * u * (1.0 + 5.0 * u);
             (rho + eps_p * (1.0 + rho)) * SLACK
         }
     }
@@ -124,7 +141,8 @@ pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 /// - N = 2: DWTimesFP with FMA (JMP Alg. 9): the only rounding is cl3 = RN(xl·y + cl1) with
 ///   |xl·y + cl1| ≤ uP + uP(1 + u), P = |xh·y|, so the error is ≤ u²P(2 + u) and the relative
 ///   error ≤ u²(2 + u)/(1 − u) ≤ 2u² + 4u³.
-/// - N ≥ 3: all N products exact, then rounding: ρ_N.
+/// - N ≥ 3: all N products exact (2ProdFMA), then the certified renormalisation (or the
+///   exact reference `reference_mul_term`): ρ_N.
 pub fn mul_term_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
