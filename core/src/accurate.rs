@@ -343,9 +343,10 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
     }
 
-    /// Accurate division: long division with N + 1 quotient digits, each remainder exact.
-    /// Relative error ≤ [`crate::bounds::div_rel_bound`]. Division by zero gives ±∞ or NaN as
-    /// IEEE.
+    /// Accurate division: long division with N + 1 quotient digits; each remainder update
+    /// R − d·y is formed exactly (2ProdFMA) and rounded to N terms by the certified
+    /// renormalisation. Relative error ≤ [`crate::bounds::div_rel_bound`]. Division by zero
+    /// gives ±∞ or NaN as IEEE.
     pub fn div(&self, other: &Self) -> Self {
         let y0 = lead_or_nonfinite(other);
         let naive = lead_or_nonfinite(self) / y0;
@@ -355,26 +356,17 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         if self.terms[0] == T::ZERO {
             return Self::from_term(naive);
         }
-        // Remainder R = x − q·y, held exactly.
-        let mut rem = ExactSum::<T>::new();
-        for &t in self.terms.iter().rev() {
-            rem.add(t);
+        match fast_div(&self.terms, &other.terms) {
+            Some(mut out) => {
+                if N == 2 {
+                    let (h, l) = crate::eft::fast_two_sum(out[0], out[1]);
+                    out[0] = h;
+                    out[1] = l;
+                }
+                settle(out, naive)
+            }
+            None => reference_div(self, other),
         }
-        let mut q = ExactSum::<T>::new();
-        for _ in 0..=N {
-            if rem.is_zero() {
-                break;
-            }
-            let digit = rem.lead() / y0;
-            if !digit.is_finite() {
-                return settle([nan(); N], naive);
-            }
-            q.add(digit);
-            for &yj in other.terms.iter().rev() {
-                rem.add_prod(-digit, yj);
-            }
-        }
-        finish(&q, naive)
     }
 
     /// Accurate division by a machine number; bound [`crate::bounds::div_rel_bound`].
@@ -515,6 +507,86 @@ fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> 
         }
     }
     Some(out)
+}
+
+/// Long division (see [`crate::bounds::div_rel_bound`]): digits d_k = RN(R̂_k,0 / y₀),
+/// R̂_0 = x, R̂_{k+1} = round_N(R̂_k − d_k·y) where R̂_k − d_k·y is the exact sum of 3N machine
+/// numbers (the leading pair R̂_k,0 − RN(d_k y₀) by 2Sum, the rest by 2ProdFMA) and round_N is
+/// [`certified_round`]. Then the N + 1 digits are rounded to N terms, certified too. `None`
+/// when a certificate fails or a digit is not finite (the caller uses [`reference_div`]).
+#[inline(always)]
+fn fast_div<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
+    let y0 = y[0];
+    let mut r = *x;
+    let mut digits = [T::ZERO; 9];
+    let mut nd = 0usize;
+    for k in 0..=N {
+        if r[0] == T::ZERO {
+            break;
+        }
+        let d = r[0] / y0;
+        if !d.is_finite() {
+            return None;
+        }
+        digits[k] = d;
+        nd = k + 1;
+        if k == N {
+            break;
+        }
+        let mut v = [T::ZERO; 24];
+        let (p0, e0) = two_prod(-d, y0);
+        let (c, ce) = two_sum(r[0], p0);
+        v[0] = c;
+        v[1] = ce;
+        let mut len = 2usize;
+        let mut prev_e = e0;
+        for i in 1..N {
+            let (p, e) = two_prod(-d, y[i]);
+            v[len] = r[i];
+            v[len + 1] = p;
+            v[len + 2] = prev_e;
+            len += 3;
+            prev_e = e;
+        }
+        v[len] = prev_e;
+        len += 1;
+        r = certified_round::<T, N>(&mut v[..len])?;
+    }
+    certified_round::<T, N>(&mut digits[..nd])
+}
+
+/// Reference accurate division (N ≥ 2): long division with N + 1 digits and an exact
+/// remainder in a Shewchuk accumulator (the previous algorithm; its error is within
+/// [`crate::bounds::div_rel_bound`] as well, see there). Slow; fallback of [`Expansion::div`].
+pub fn reference_div<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    let y0 = lead_or_nonfinite(y);
+    let naive = lead_or_nonfinite(x) / y0;
+    if !naive.is_finite() || !y0.is_finite() || N == 1 || x.terms[0] == T::ZERO {
+        return Expansion::from_term(naive);
+    }
+    // Remainder R = x − q·y, held exactly.
+    let mut rem = ExactSum::<T>::new();
+    for &t in x.terms.iter().rev() {
+        rem.add(t);
+    }
+    let mut q = ExactSum::<T>::new();
+    for _ in 0..=N {
+        if rem.is_zero() {
+            break;
+        }
+        let digit = rem.lead() / y0;
+        if !digit.is_finite() {
+            return settle([nan(); N], naive);
+        }
+        q.add(digit);
+        for &yj in y.terms.iter().rev() {
+            rem.add_prod(-digit, yj);
+        }
+    }
+    finish(&q, naive)
 }
 
 /// Reference accurate addition (N ≥ 3): the exact sum in a Shewchuk accumulator rounded to N

@@ -152,31 +152,48 @@ pub fn mul_term_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     }
 }
 
-/// θ = 5u(1 + 4u): contraction of the exact remainder per quotient digit (see
+/// θ = 5u/(1 − 4u): contraction of the remainder per quotient digit (see
 /// [`div_rel_bound`]).
 fn div_theta<T: FloatTerm>() -> f64 {
     let u = unit::<T>();
-    5.0 * u * (1.0 + 4.0 * u)
+    5.0 * u / (1.0 - 4.0 * u)
 }
 
 /// Relative error bound of accurate div/recip/div_term.
 ///
 /// - N = 1: IEEE division, u.
-/// - N ≥ 2: long division. With R₀ = x, digit d_k = RN(lead(R_k)/y₀) and exact remainder
-///   R_{k+1} = R_k − d_k·y. Writing lead(R_k) = R_k(1 + a), |a| ≤ α = 2u/(1 − 2u) (the lead
-///   of an `ExactSum`), the division's RN as (1 + δ), |δ| ≤ u, and y = y₀(1 + η), |η| ≤ γ:
-///   R_{k+1} = R_k(1 − (1 + a)(1 + δ)(1 + η)), so |R_{k+1}| ≤ θ|R_k| with
-///   θ = (1 + u)/(1 − 2u)² − 1 ≤ 5u(1 + 4u). After N + 1 digits x = q·y + R_{N+1} exactly,
-///   so |x/y − q| ≤ θ^{N+1}|x/y|; rounding q (held exactly) to N terms adds ρ_N:
-///   bound ρ_N + θ^{N+1}(1 + ρ_N).
+/// - N ≥ 2: long division (`Expansion::div`). R̂₀ = x; digit d_k = RN(R̂_{k,0}/y₀) from the
+///   leading term of the N-term remainder R̂_k; R̂_{k+1} = R̂_k − d_k·y formed exactly (3N
+///   machine numbers: 2Sum and 2ProdFMA) and rounded to N terms by the certified
+///   renormalisation, R̂_{k+1} = (R̂_k − d_k y)(1 + α_k), |α_k| ≤ ρ_N ("Rounding an exact
+///   sum"); digits d₀, …, d_N.
+///   *Contraction*: R̂_k is ulp-nonoverlapping, so R̂_{k,0} = R̂_k(1 + a) with
+///   |a| ≤ γ/(1 − γ) = 2u/(1 − 4u); the division's RN is (1 + δ), |δ| ≤ u; y = y₀(1 + η),
+///   |η| ≤ γ = 2u/(1 − 2u). So d_k·y = R̂_k(1 + a)(1 + δ)(1 + η) and
+///   |R̂_k − d_k y| ≤ θ|R̂_k| with θ = (1 − 2u)/(1 − 4u)·(1 + u)/(1 − 2u) − 1 = 5u/(1 − 4u)
+///   (the lower side is smaller); with the rounding, |R̂_{k+1}| ≤ θ'|R̂_k|, θ' = θ(1 + ρ_N),
+///   so |R̂_k| ≤ θ'^k|x|.
+///   *Drift of the rounded remainders*: with the exact remainder R*_k = x − (d₀ + … +
+///   d_{k−1})y and Δ_k = R̂_k − R*_k: Δ₀ = 0, Δ_{k+1} = Δ_k + α_k R̂_{k+1}/(1 + α_k), so
+///   |Δ_N| ≤ ρ_N/(1 − ρ_N)·Σ_{j=1..N}|R̂_j| ≤ ρ_N θ'/((1 − ρ_N)(1 − θ'))·|x|.
+///   *Result*: with q = d₀ + … + d_N, x − q·y = (R̂_N − d_N y) − Δ_N, so
+///   |x/y − q| ≤ τ|x/y| with τ = θ·θ'^N + ρ_N θ'/((1 − ρ_N)(1 − θ')). (If some R̂_k is 0 the
+///   loop stops; then x − qy = −Δ_k, within the same τ.) The N + 1 digits are rounded to N
+///   terms by the certified renormalisation, adding ρ_N: bound ρ_N + τ(1 + ρ_N). When a
+///   certificate fails the exact reference `reference_div` is used: the same long division
+///   with exact remainders (Δ = 0), whose error ρ_N + θ_r^{N+1}(1 + ρ_N), with
+///   θ_r = (1 + u)/(1 − 2u)² − 1 ≤ θ (its remainder's lead is within 2u/(1 − 2u)), is
+///   smaller.
 pub fn div_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     if n == 1 {
         return u * SLACK;
     }
     let rho = round_rel_bound::<T>(n);
-    let tail = div_theta::<T>().powi(n as i32 + 1);
-    (rho + tail * (1.0 + rho)) * SLACK
+    let theta = div_theta::<T>();
+    let theta1 = theta * (1.0 + rho);
+    let tau = theta * theta1.powi(n as i32) + rho * theta1 / ((1.0 - rho) * (1.0 - theta1));
+    (rho + tau * (1.0 + rho)) * SLACK
 }
 
 /// Relative error bound of accurate sqrt.
