@@ -225,9 +225,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
         // JMMP 2016 Alg. 4: merge by magnitude, VecSum, VecSumErrBranch, with the run-time
         // certificate of `certified_round`; the exact reference when it fails (rare).
-        let mut v = [T::ZERO; 16];
-        merge_by_magnitude(&self.terms, &other.terms, &mut v);
-        match certified_round::<T, N>(&mut v[..2 * N]) {
+        match fast_add(&self.terms, &other.terms) {
             Some(out) => settle(out, naive),
             None => reference_add(self, other),
         }
@@ -261,41 +259,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        // Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
-        // magnitude: the products of order k, then the errors of order k − 1); the leading
-        // parts of order N − 1 exactly; the errors of order N − 1 and the products of order N
-        // accumulated into one machine number t by additions and FMAs (error bounded in
-        // `bounds::mul_rel_bound`); orders > N dropped. Then the certified renormalisation.
-        let mut v = [T::ZERO; 65];
-        let mut len = 0usize;
-        let mut errs = [T::ZERO; 8];
-        for k in 0..N {
-            let mut ne = 0usize;
-            let mut prev = [T::ZERO; 8];
-            prev[..k].copy_from_slice(&errs[..k]);
-            for i in 0..=k {
-                let (p, e) = two_prod(x[i], y[k - i]);
-                v[len] = p;
-                len += 1;
-                errs[ne] = e;
-                ne += 1;
-            }
-            for &e in &prev[..k] {
-                v[len] = e;
-                len += 1;
-            }
-        }
-        // errs[..N] now holds the errors of order N − 1.
-        let mut t = errs[0];
-        for i in 1..N {
-            t = t + errs[i];
-        }
-        for i in 1..N {
-            t = x[i].mul_add(y[N - i], t);
-        }
-        v[len] = t;
-        len += 1;
-        match certified_round::<T, N>(&mut v[..len]) {
+        match fast_mul(x, y) {
             Some(out) => settle(out, naive),
             None => reference_mul(self, other),
         }
@@ -322,22 +286,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        // All N products exact by 2ProdFMA, ordered by magnitude (p₀, p₁, e₀, p₂, e₁, …),
-        // then the certified renormalisation.
-        let mut v = [T::ZERO; 16];
-        let mut prev_e = T::ZERO;
-        for i in 0..N {
-            let (p, e) = two_prod(self.terms[i], t);
-            if i == 0 {
-                v[0] = p;
-            } else {
-                v[2 * i - 1] = p;
-                v[2 * i] = prev_e;
-            }
-            prev_e = e;
-        }
-        v[2 * N - 1] = prev_e;
-        match certified_round::<T, N>(&mut v[..2 * N]) {
+        match fast_mul_term(&self.terms, t) {
             Some(out) => settle(out, naive),
             None => reference_mul_term(self, t),
         }
@@ -428,6 +377,96 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
     }
 }
 
+/// Fast path of [`Expansion::add`] for N ≥ 3 (JMMP 2016 Alg. 4 with the certified
+/// renormalisation); `None` when the certificate fails.
+#[inline(always)]
+fn fast_add<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 16];
+    merge_by_magnitude(x, y, &mut v);
+    certified_round::<T, N>(&mut v[..2 * N])
+}
+
+/// Fast path of [`Expansion::mul`] for N ≥ 3; `None` when the certificate fails.
+#[inline(always)]
+fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
+    // Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
+    // magnitude: the products of order k, then the errors of order k − 1); the leading
+    // parts of order N − 1 exactly; the errors of order N − 1 and the products of order N
+    // accumulated into one machine number t by additions and FMAs (error bounded in
+    // `bounds::mul_rel_bound`); orders > N dropped. Then the certified renormalisation.
+    let mut v = [T::ZERO; 65];
+    let mut len = 0usize;
+    let mut errs = [T::ZERO; 8];
+    for k in 0..N {
+        let mut ne = 0usize;
+        let mut prev = [T::ZERO; 8];
+        prev[..k].copy_from_slice(&errs[..k]);
+        for i in 0..=k {
+            let (p, e) = two_prod(x[i], y[k - i]);
+            v[len] = p;
+            len += 1;
+            errs[ne] = e;
+            ne += 1;
+        }
+        for &e in &prev[..k] {
+            v[len] = e;
+            len += 1;
+        }
+    }
+    // errs[..N] now holds the errors of order N − 1.
+    let mut t = errs[0];
+    for i in 1..N {
+        t = t + errs[i];
+    }
+    for i in 1..N {
+        t = x[i].mul_add(y[N - i], t);
+    }
+    v[len] = t;
+    len += 1;
+    certified_round::<T, N>(&mut v[..len])
+}
+
+/// Fast path of [`Expansion::mul_term`] for N ≥ 3; `None` when the certificate fails.
+#[inline(always)]
+fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
+    // All N products exact by 2ProdFMA, ordered by magnitude (p₀, p₁, e₀, p₂, e₁, …),
+    // then the certified renormalisation.
+    let mut v = [T::ZERO; 16];
+    let mut prev_e = T::ZERO;
+    for i in 0..N {
+        let (p, e) = two_prod(x[i], t);
+        if i == 0 {
+            v[0] = p;
+        } else {
+            v[2 * i - 1] = p;
+            v[2 * i] = prev_e;
+        }
+        prev_e = e;
+    }
+    v[2 * N - 1] = prev_e;
+    certified_round::<T, N>(&mut v[..2 * N])
+}
+
+/// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"mul_term"` with
+/// `y`'s leading term, `"div"`) on finite operands with N ≥ 3 (N ≥ 2 for `"div"`): `None`
+/// when its run-time certificate fails and the operation would use its exact reference.
+/// For tests and statistics (how often the fallback runs); the results of `Some` are not
+/// settled for signed zeros.
+pub fn fast_path_only<T: FloatTerm, const N: usize>(
+    op: &str,
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+) -> Option<Expansion<T, N>> {
+    let out = match op {
+        "add" => fast_add(&x.terms, &y.terms),
+        "mul" => fast_mul(&x.terms, &y.terms),
+        "mul_term" => fast_mul_term(&x.terms, y.terms[0]),
+        "div" => fast_div(&x.terms, &y.terms),
+        _ => None,
+    }?;
+    Some(Expansion::from_normalized(out))
+}
+
 /// Merges two expansions (each ordered by decreasing magnitude) into `out[..2N]` ordered by
 /// decreasing magnitude (JMMP 2016 Alg. 4, first step), without data-dependent branches.
 #[inline(always)]
@@ -461,8 +500,21 @@ fn merge_by_magnitude<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N], out:
 /// |D| ≤ 0.75·ulp/(1 − u)^{79} < ulp(y_{N−1}).
 #[inline(always)]
 fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> {
+    // Up to three VecSum passes (each exact, so the sum of v is unchanged): when the first
+    // pass leaves overlapping terms the certificate fails and another pass usually cures it.
+    for _ in 0..3 {
+        vec_sum(v);
+        if let Some(out) = err_branch_certified::<T, N>(v) {
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// VecSumErrBranch on `v` (left unchanged) with the certificate of [`certified_round`].
+#[inline(always)]
+fn err_branch_certified<T: FloatTerm, const N: usize>(v: &[T]) -> Option<[T; N]> {
     let len = v.len();
-    vec_sum(v);
     let mut out = [T::ZERO; N];
     let mut j = 0usize;
     let mut eps = v[0];
