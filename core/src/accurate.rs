@@ -338,43 +338,138 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             return Self::from_term(x0.sqrt());
         }
         let t = x0.sqrt();
-        let two_t = t + t;
-        let mut digits = [T::ZERO; 9];
-        digits[0] = t;
-        let mut rem = ExactSum::<T>::new();
-        for &xi in self.terms.iter().rev() {
-            rem.add(xi);
+        match fast_sqrt(&self.terms, t) {
+            Some(mut out) => {
+                if N == 2 {
+                    let (h, l) = crate::eft::fast_two_sum(out[0], out[1]);
+                    out[0] = h;
+                    out[1] = l;
+                }
+                settle(out, t)
+            }
+            None => reference_sqrt(self),
         }
-        let (p, e) = two_sqr(t);
+    }
+}
+
+/// Square root by N corrections of t = RN(√x₀) (see [`crate::bounds::sqrt_rel_bound`]):
+/// digits d = RN(R̂_{k,0}/(2t)); the remainder R̂ ≈ x − s² (s the digits so far) is updated
+/// as R̂ − 2·s·d − d², formed exactly (2ProdFMA on 2d, exact) and rounded to N terms by
+/// [`certified_round`]; finally the N + 1 digits are rounded to N terms, certified. `None`
+/// when a certificate fails or a digit is not finite.
+#[inline(always)]
+fn fast_sqrt<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
+    let two_t = t + t;
+    let mut digits = [T::ZERO; 9];
+    digits[0] = t;
+    let mut count = 1usize;
+    // R̂₁ = round_N(x − t²).
+    let mut v = [T::ZERO; 32];
+    let (p, e) = two_sqr(t);
+    let (c, ce) = two_sum(x[0], -p);
+    v[0] = c;
+    v[1] = ce;
+    v[2] = -e;
+    let mut len = 3usize;
+    for &xi in &x[1..] {
+        v[len] = xi;
+        len += 1;
+    }
+    let mut r = certified_round::<T, N>(&mut v[..len])?;
+    for step in 0..N {
+        if r[0] == T::ZERO {
+            break;
+        }
+        let d = r[0] / two_t;
+        if !d.is_finite() {
+            return None;
+        }
+        digits[count] = d;
+        count += 1;
+        if step + 1 == N {
+            break;
+        }
+        // R̂ − 2·s·d − d², with 2·d_i·d = 2Prod(d_i, 2d) exactly.
+        let two_d = d + d;
+        let (p0, e0) = two_prod(-t, two_d);
+        let (c, ce) = two_sum(r[0], p0);
+        v[0] = c;
+        v[1] = ce;
+        let mut len = 2usize;
+        // Level by level (the product of digit j and 2d, the error of level j − 1's
+        // product, the remainder's term j), so that VecSum sees near-decreasing magnitudes.
+        let mut prev_e = e0;
+        for j in 1..N {
+            if j + 1 < count {
+                let (p, e) = two_prod(-digits[j], two_d);
+                v[len] = p;
+                v[len + 1] = prev_e;
+                len += 2;
+                prev_e = e;
+            } else {
+                v[len] = prev_e;
+                len += 1;
+                prev_e = T::ZERO;
+            }
+            v[len] = r[j];
+            len += 1;
+        }
+        v[len] = prev_e;
+        len += 1;
+        let (p, e) = two_sqr(d);
+        v[len] = -p;
+        v[len + 1] = -e;
+        len += 2;
+        r = certified_round::<T, N>(&mut v[..len])?;
+    }
+    certified_round::<T, N>(&mut digits[..count])
+}
+
+/// Reference accurate square root (N ≥ 2): the same corrections with the remainder held
+/// exactly in a Shewchuk accumulator (the previous algorithm; within
+/// [`crate::bounds::sqrt_rel_bound`]). Slow; fallback of [`Expansion::sqrt`].
+pub fn reference_sqrt<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> Expansion<T, N> {
+    let x0 = lead_or_nonfinite(x);
+    if x0 <= T::ZERO || !x0.is_finite() || N == 1 {
+        return Expansion::from_term(x0.sqrt());
+    }
+    let t = x0.sqrt();
+    let two_t = t + t;
+    let mut digits = [T::ZERO; 9];
+    digits[0] = t;
+    let mut rem = ExactSum::<T>::new();
+    for &xi in x.terms.iter().rev() {
+        rem.add(xi);
+    }
+    let (p, e) = two_sqr(t);
+    rem.add(-e);
+    rem.add(-p);
+    let mut count = 1usize;
+    for _ in 0..N {
+        if rem.is_zero() {
+            break;
+        }
+        let d = rem.lead() / two_t;
+        if !d.is_finite() {
+            return settle([nan(); N], t);
+        }
+        // x − (s + d)² = (x − s²) − 2·s·d − d², with s = Σ digits so far; 2·d_i·d is
+        // computed exactly as 2Prod(d_i, 2d) (2d is exact).
+        let two_d = d + d;
+        for &di in digits[..count].iter() {
+            rem.add_prod(-di, two_d);
+        }
+        let (p, e) = two_sqr(d);
         rem.add(-e);
         rem.add(-p);
-        let mut count = 1usize;
-        for _ in 0..N {
-            if rem.is_zero() {
-                break;
-            }
-            let d = rem.lead() / two_t;
-            if !d.is_finite() {
-                return settle([nan(); N], t);
-            }
-            // x − (s + d)² = (x − s²) − 2·s·d − d², with s = Σ digits so far; 2·d_i·d is
-            // computed exactly as 2Prod(d_i, 2d) (2d is exact).
-            let two_d = d + d;
-            for &di in digits[..count].iter() {
-                rem.add_prod(-di, two_d);
-            }
-            let (p, e) = two_sqr(d);
-            rem.add(-e);
-            rem.add(-p);
-            digits[count] = d;
-            count += 1;
-        }
-        let mut s = ExactSum::<T>::new();
-        for &d in digits[..count].iter().rev() {
-            s.add(d);
-        }
-        finish(&s, t)
+        digits[count] = d;
+        count += 1;
     }
+    let mut s = ExactSum::<T>::new();
+    for &d in digits[..count].iter().rev() {
+        s.add(d);
+    }
+    finish(&s, t)
 }
 
 /// Fast path of [`Expansion::add`] for N ≥ 3 (JMMP 2016 Alg. 4 with the certified
@@ -448,7 +543,7 @@ fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
 }
 
 /// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"mul_term"` with
-/// `y`'s leading term, `"div"`) on finite operands with N ≥ 3 (N ≥ 2 for `"div"`): `None`
+/// `y`'s leading term, `"div"`, `"sqrt"` of a positive `x`) on finite operands with N ≥ 3 (N ≥ 2 for `"div"` and `"sqrt"`): `None`
 /// when its run-time certificate fails and the operation would use its exact reference.
 /// For tests and statistics (how often the fallback runs); the results of `Some` are not
 /// settled for signed zeros.
@@ -462,6 +557,7 @@ pub fn fast_path_only<T: FloatTerm, const N: usize>(
         "mul" => fast_mul(&x.terms, &y.terms),
         "mul_term" => fast_mul_term(&x.terms, y.terms[0]),
         "div" => fast_div(&x.terms, &y.terms),
+        "sqrt" if x.terms[0] > T::ZERO => fast_sqrt(&x.terms, x.terms[0].sqrt()),
         _ => None,
     }?;
     Some(Expansion::from_normalized(out))

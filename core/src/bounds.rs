@@ -199,25 +199,43 @@ pub fn div_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 /// Relative error bound of accurate sqrt.
 ///
 /// - N = 1: IEEE square root, u.
-/// - N ≥ 2: t = RN(√x₀) and r = √x. Since x = x₀(1 + ξ), |ξ| ≤ γ, and
-///   |√(1 + ξ) − 1| ≤ |ξ|, the first error e₀ = r − t satisfies |e₀| ≤ ε₀|t| with
-///   ε₀ = (γ + u)/(1 − u). Each correction d = RN(lead(R)/(2t)) with the exact remainder
-///   R = x − s² = e(2s + e) (s the digits so far, e = r − s) gives
-///   d = e(1 + a)(1 + δ)(1 + e₀/t − e/(2t)), so the new error e − d is e times at most
-///   θ_s = (1 + α)(1 + u)(1 + 1.5ε₀) − 1 ≈ 7.5u in magnitude (by induction |e| ≤ |e₀|).
-///   After N corrections the digits' exact sum has relative error
-///   ε_s = θ_s^N·ε₀/(1 − ε₀); rounding to N terms adds ρ_N: bound ρ_N + ε_s(1 + ρ_N).
+/// - N ≥ 2 (`Expansion::sqrt`): t = RN(√x₀), r = √x. Since x = x₀(1 + ξ), |ξ| ≤ γ, and
+///   |√(1 + ξ) − 1| ≤ |ξ|, the first error e₁ = r − t satisfies |e₁| ≤ ε₀|t| with
+///   ε₀ = (γ + u)/(1 − u). With s_k the digits so far (s₁ = t), e_k = r − s_k, the exact
+///   remainder R*_k = x − s_k² = e_k(r + s_k), and the computed one R̂_k (rounded to N terms
+///   by the certified renormalisation after each exact update R̂ − 2s·d − d²) differs by
+///   Δ_k with |Δ_k| ≤ ρ'Σ_{j≤k}|R̂_j|, ρ' = ρ_N/(1 − ρ_N) (as for division).
+///   *One correction*: d_k = RN(R̂_{k,0}/(2t)) = (R*_k + Δ_k)(1 + a)(1 + δ)/(2t) with
+///   |a| ≤ α = 2u/(1 − 4u) (lead of an ulp-nonoverlapping expansion), |δ| ≤ u, and
+///   (r + s_k)/(2t) = 1 + e₁/t − e_k/(2t), so
+///   e_{k+1} = e_k − d_k = e_k·β − Δ_k(1 + a)(1 + δ)/(2t) with
+///   |β| ≤ θ_s = (1 + α)(1 + u)(1 + 1.5ε₀) − 1 (≈ 7.5u) while |e_k| ≤ |e₁|.
+///   *Induction*, in units E_k = |e_k|/|t|, D_k = |Δ_k|/(2t²), c = (1 + α)(1 + u),
+///   λ = 1 + 1.5ε₀ (so |r + s_k| ≤ 2|t|λ and |R̂_j|/(2t²) ≤ λE_j + D_j): with
+///   D_max = 2ρ'λε₀ and κ = c·D_max/(1 − θ_s), E_k ≤ θ_s^{k−1}ε₀ + κ and D_k ≤ D_max for
+///   k ≤ N + 1. Indeed D_k ≤ ρ'(λε₀/(1 − θ_s) + k(λκ + D_max))/(1 − ρ') ≤ D_max because
+///   ρ' ≤ (2u)² makes the k(…) term and 1/(1 − θ_s) − 1 negligible against the factor 2,
+///   and E_{k+1} ≤ θ_s E_k + c D_k ≤ θ_s^k ε₀ + θ_s κ + (1 − θ_s)κ. (If some R̂_k is 0 the
+///   loop stops with E_k ≤ D_k/(1 − 1.5ε₀) ≤ κ.)
+///   After N corrections the N + 1 digits' exact sum has relative error
+///   ε_s = (θ_s^N ε₀ + κ)/(1 − ε₀); rounding them to N terms (certified) adds ρ_N: bound
+///   ρ_N + ε_s(1 + ρ_N). The exact reference `reference_sqrt` (Δ = 0, κ = 0, its remainder's
+///   lead within 2u/(1 − 2u) ≤ α) is within the same bound.
 pub fn sqrt_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     if n == 1 {
         return u * SLACK;
     }
     let gamma = 2.0 * u / (1.0 - 2.0 * u);
-    let alpha = gamma;
+    let alpha = 2.0 * u / (1.0 - 4.0 * u);
     let eps0 = (gamma + u) / (1.0 - u);
     let theta = (1.0 + alpha) * (1.0 + u) * (1.0 + 1.5 * eps0) - 1.0;
-    let eps_s = theta.powi(n as i32) * eps0 / (1.0 - eps0);
     let rho = round_rel_bound::<T>(n);
+    let rho1 = rho / (1.0 - rho);
+    let lambda = 1.0 + 1.5 * eps0;
+    let c = (1.0 + alpha) * (1.0 + u);
+    let kappa = c * 2.0 * rho1 * lambda * eps0 / (1.0 - theta);
+    let eps_s = (theta.powi(n as i32) * eps0 + kappa) / (1.0 - eps0);
     (rho + eps_s * (1.0 + rho)) * SLACK
 }
 

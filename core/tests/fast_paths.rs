@@ -1,4 +1,5 @@
-//! The fast paths of the accurate tier (N ≥ 3 add, mul, mul_term; N ≥ 2 div), on their own:
+//! The fast paths of the accurate tier (N ≥ 3 add, mul, mul_term; N ≥ 2 div, sqrt), on their
+//! own:
 //! every result they certify is checked against MPFR at 2400 bits (documented bound and the
 //! ulp-nonoverlapping invariant), and the exact references (`accurate::reference_*`) are
 //! checked on the same operands. Prints how often the run-time certificate fails (the
@@ -13,9 +14,9 @@ use rug::Float;
 
 fn check<T: FloatTerm, const N: usize>(pairs: usize) {
     let mut rng = SplitMix(0xFA57_0000 + 31 * N as u64 + T::PRECISION as u64);
-    let ops = ["add", "mul", "mul_term", "div"];
-    let mut fails = [[0u64; 4]; 2];
-    let mut total = [[0u64; 4]; 2];
+    let ops = ["add", "mul", "mul_term", "div", "sqrt"];
+    let mut fails = [[0u64; 5]; 2];
+    let mut total = [[0u64; 5]; 2];
     for case in 0..pairs {
         // Scenario 0: well-scaled random operands near 1; 1: adversarial mixtures.
         let sc = case % 2;
@@ -46,25 +47,28 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
         let (xr, yr) = (exact(&x), exact(&y));
         let y0 = Expansion::<T, N>::from_term(y.hi());
         for (k, op) in ops.iter().enumerate() {
-            if *op != "div" && N < 3 {
+            if N < 3 && *op != "div" && *op != "sqrt" {
                 continue;
             }
             let want = match *op {
                 "add" => Float::with_val(PREC, &xr + &yr),
                 "mul" => Float::with_val(PREC, &xr * &yr),
                 "mul_term" => Float::with_val(PREC, &xr * &exact(&y0)),
+                "sqrt" => Float::with_val(PREC, xr.abs_ref()).sqrt(),
                 _ => Float::with_val(PREC, &xr / &yr),
             };
             let bound = match *op {
                 "add" => bounds::add_rel_bound::<T>(N),
                 "mul" => bounds::mul_rel_bound::<T>(N),
                 "mul_term" => bounds::mul_term_rel_bound::<T>(N),
+                "sqrt" => bounds::sqrt_rel_bound::<T>(N),
                 _ => bounds::div_rel_bound::<T>(N),
             };
             let reference = match *op {
                 "add" => accurate::reference_add(&x, &y),
                 "mul" => accurate::reference_mul(&x, &y),
                 "mul_term" => accurate::reference_mul_term(&x, y.hi()),
+                "sqrt" => accurate::reference_sqrt(&x.abs()),
                 _ => accurate::reference_div(&x, &y),
             };
             // The bounds hold in the stated range only (f32 with N ≥ 5 starts above 2^22).
@@ -72,7 +76,11 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
                 continue;
             }
             total[sc][k] += 1;
-            let fast = accurate::fast_path_only(op, &x, &y);
+            let fast = if *op == "sqrt" {
+                accurate::fast_path_only(op, &x.abs(), &y)
+            } else {
+                accurate::fast_path_only(op, &x, &y)
+            };
             if fast.is_none() {
                 fails[sc][k] += 1;
             }
@@ -108,7 +116,7 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
         total[0],
         total[1]
     );
-    for k in 0..4 {
+    for k in 0..5 {
         if N < 3 && k < 3 {
             continue;
         }
