@@ -80,8 +80,9 @@ pub fn round_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///
 /// - N = 1: IEEE addition, u.
 /// - N = 2: AccurateDWPlusDW, 3u²/(1 − 4u) ≤ 3u² + 13u³ (JMP 2017, Thm. 3.3 for u ≤ 1/64).
-/// - N ≥ 3: JMMP 2016 Alg. 4 (merge by magnitude, VecSum, VecSumErrBranch; every 2Sum is
-///   exact, so the exact sum is preserved up to the dropped tail), with the run-time
+/// - N ≥ 3: JMMP 2016 Alg. 4 (terms interleaved by index instead of merged, VecSum,
+///   VecSumErrBranch; every 2Sum is exact, so the exact sum is preserved up to the dropped
+///   tail whatever the order), with the run-time
 ///   certificate of `certified_round` in `accurate.rs` (output ulp-nonoverlapping, dropped
 ///   tail < ulp of the last term) or, when that fails, the exact reference `reference_add`.
 ///   Both satisfy the claim of "Rounding an exact sum": ρ_N.
