@@ -7,15 +7,23 @@
 //! - N = 2: the double-word algorithms of Joldes, Muller, Popescu (ACM TOMS 2017):
 //!   AccurateDWPlusDW (their Alg. 6) for add/sub/add_term, DWTimesDW with FMA (their Alg. 12)
 //!   for mul/sqr, DWTimesFP with FMA (Alg. 9) for mul_term; see [`crate::dw`]. Division and
-//!   square root use the generic exact-remainder algorithms below.
-//! - N ≥ 3 (and div/sqrt for N = 2): the exact value (or an exact remainder) is accumulated in
-//!   an [`ExactSum`], a Shewchuk nonoverlapping expansion (Shewchuk 1997, Thm. 10: adding a
-//!   machine number by GrowExpansion is exact), and then rounded to N terms by
-//!   VecSumErrBranch ([`ExactSum::round`]), which loses less than ulp of the last kept term.
-//!   Multiplication keeps all products x_i·y_j with i + j < N exactly (2ProdFMA), rounds those
-//!   with i + j = N and drops the rest. Division is long division with N + 1 quotient digits
-//!   and an exact remainder; square root is a digit-by-digit correction of the f64 square root
-//!   with an exact remainder x − s².
+//!   square root use the generic algorithms below.
+//! - N ≥ 3 (and div/sqrt for N = 2): every exact intermediate is a list of machine numbers
+//!   produced by error-free transforms (2Sum, 2ProdFMA), renormalised to N terms by VecSum and
+//!   VecSumErrBranch with 2Sum (JMMP 2016 Alg. 6) in [`certified_round`]. Every 2Sum there is
+//!   exact, so the only loss is the dropped tail; the facts the bounds need (output
+//!   ulp-nonoverlapping, dropped tail < ulp of the last kept term) are *checked at run time*
+//!   (a few comparisons), with up to three VecSum passes. When the check fails (rare: see
+//!   `tests/fast_paths.rs`) the operation runs its exact reference (`reference_add`,
+//!   `reference_mul`, `reference_mul_term`, `reference_div`, `reference_sqrt`: the exact value
+//!   or remainder accumulated in an [`ExactSum`], a Shewchuk nonoverlapping expansion, and
+//!   rounded by VecSumErrBranch), which satisfies the same facts by proof. Addition: JMMP
+//!   Alg. 4 with the terms interleaved. Multiplication: products of order ≤ N − 2 exact, the
+//!   leading parts of order N − 1 exact, the errors of order N − 1 and the products of order N
+//!   accumulated into one term, the rest dropped. Division: long division with N + 1 digits,
+//!   each remainder R − d·y formed exactly and rounded to N terms. Square root: N corrections
+//!   of the f64 square root, each remainder x − s² updated exactly and rounded to N terms. No
+//!   heap, fixed-size arrays.
 //!
 //! Non-finite values follow IEEE: if the operation on the leading terms is ±∞ or NaN, that is
 //! the result; a NaN or ∞ in a lower term propagates as NaN; an intermediate overflow that IEEE
@@ -223,7 +231,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
             out[1] = l;
             return settle(out, naive);
         }
-        // JMMP 2016 Alg. 4: merge by magnitude, VecSum, VecSumErrBranch, with the run-time
+        // JMMP 2016 Alg. 4 (terms interleaved), VecSum, VecSumErrBranch, with the run-time
         // certificate of `certified_round`; the exact reference when it fails (rare).
         match fast_add(&self.terms, &other.terms) {
             Some(out) => settle(out, naive),

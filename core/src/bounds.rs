@@ -40,6 +40,16 @@
 //! |Σy| ≥ |y₀|(1 − γ), so relative to S the rounding error is at most
 //! ρ_N = (2u)^N (1 − 2u)/(1 − 4u − (2u)^N(1 − 2u)) ≤ (2u)^N (1 + 8u)  ([`round_rel_bound`]).
 //!
+//! *Fast path*: the accurate operations normally do not build an `ExactSum`. They hand a list
+//! of machine numbers with the exact sum S (from 2Sum/2ProdFMA) to `certified_round`
+//! (`accurate.rs`): VecSum and VecSumErrBranch with 2Sum, all exact, and then a run-time check
+//! that the output is finite and ulp-nonoverlapping and that the dropped tail D (the last ε
+//! plus the unprocessed terms) satisfies 4·fl(Σ|pieces|) ≤ 3·ulp(y_{N−1}); since a float sum
+//! of m ≤ 80 non-negative numbers is at least (1 − u)^{m−1} times the exact one (sums in the
+//! subnormal range are exact), this gives |D| < ulp(y_{N−1}). These are exactly the two facts
+//! used above, so ρ_N holds for its output too; if the check fails the exact `ExactSum`
+//! reference is used.
+//!
 //! The other bounds are derived at their functions.
 
 use crate::float::FloatTerm;
