@@ -513,15 +513,13 @@ fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
     let mut len = 0usize;
     let mut errs = [T::ZERO; 8];
     for k in 0..N {
-        let mut ne = 0usize;
-        let mut prev = [T::ZERO; 8];
-        prev[..k].copy_from_slice(&errs[..k]);
+        // The errors of order k − 1 (k of them); a fixed-size copy, no memcpy call.
+        let prev = errs;
         for i in 0..=k {
             let (p, e) = two_prod(x[i], y[k - i]);
             v[len] = p;
             len += 1;
-            errs[ne] = e;
-            ne += 1;
+            errs[i] = e;
         }
         for &e in &prev[..k] {
             v[len] = e;
