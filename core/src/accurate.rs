@@ -502,6 +502,7 @@ fn fast_add<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
 }
 
 /// Fast path of [`Expansion::mul`] for N ≥ 3; `None` when the certificate fails.
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
     // Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
@@ -607,6 +608,8 @@ fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> 
 }
 
 /// VecSumErrBranch on `v` (left unchanged) with the certificate of [`certified_round`].
+// `!(a <= b)` on purpose: a NaN must fail the certificate.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 #[inline(always)]
 fn err_branch_certified<T: FloatTerm, const N: usize>(v: &[T]) -> Option<[T; N]> {
     let len = v.len();
@@ -661,6 +664,7 @@ fn err_branch_certified<T: FloatTerm, const N: usize>(v: &[T]) -> Option<[T; N]>
 /// numbers (the leading pair R̂_k,0 − RN(d_k y₀) by 2Sum, the rest by 2ProdFMA) and round_N is
 /// [`certified_round`]. Then the N + 1 digits are rounded to N terms, certified too. `None`
 /// when a certificate fails or a digit is not finite (the caller uses [`reference_div`]).
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn fast_div<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
     let y0 = y[0];
