@@ -40,6 +40,16 @@
 //! |Σy| ≥ |y₀|(1 − γ), so relative to S the rounding error is at most
 //! ρ_N = (2u)^N (1 − 2u)/(1 − 4u − (2u)^N(1 − 2u)) ≤ (2u)^N (1 + 8u)  ([`round_rel_bound`]).
 //!
+//! *Fast path*: the accurate operations normally do not build an `ExactSum`. They hand a list
+//! of machine numbers with the exact sum S (from 2Sum/2ProdFMA) to `certified_round`
+//! (`accurate.rs`): VecSum and VecSumErrBranch with 2Sum, all exact, and then a run-time check
+//! that the output is finite and ulp-nonoverlapping and that the dropped tail D (the last ε
+//! plus the unprocessed terms) satisfies 4·fl(Σ|pieces|) ≤ 3·ulp(y_{N−1}); since a float sum
+//! of m ≤ 80 non-negative numbers is at least (1 − u)^{m−1} times the exact one (sums in the
+//! subnormal range are exact), this gives |D| < ulp(y_{N−1}). These are exactly the two facts
+//! used above, so ρ_N holds for its output too; if the check fails the exact `ExactSum`
+//! reference is used.
+//!
 //! The other bounds are derived at their functions.
 
 use crate::float::FloatTerm;
@@ -80,7 +90,12 @@ pub fn round_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///
 /// - N = 1: IEEE addition, u.
 /// - N = 2: AccurateDWPlusDW, 3u²/(1 − 4u) ≤ 3u² + 13u³ (JMP 2017, Thm. 3.3 for u ≤ 1/64).
-/// - N ≥ 3: the exact sum (2N terms added to an `ExactSum`) rounded to N terms: ρ_N.
+/// - N ≥ 3: JMMP 2016 Alg. 4 (terms interleaved by index instead of merged, VecSum,
+///   VecSumErrBranch; every 2Sum is exact, so the exact sum is preserved up to the dropped
+///   tail whatever the order), with the run-time
+///   certificate of `certified_round` in `accurate.rs` (output ulp-nonoverlapping, dropped
+///   tail < ulp of the last term) or, when that fails, the exact reference `reference_add`.
+///   Both satisfy the claim of "Rounding an exact sum": ρ_N.
 pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
@@ -100,11 +115,24 @@ pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///   final Fast2Sum are exact. Total ≤ 6u²P + 11u³P, and |xy| ≥ P(1 − u)², so the relative
 ///   error is ≤ (6u² + 11u³)/(1 − u)² ≤ 6u² + 24u³. (JMP and Muller–Rideau prove ≈ 4u²; we
 ///   use the bound derived here.)
-/// - N ≥ 3: with P = |x₀y₀|, the N − 1 products of order i + j = N are rounded
-///   (≤ (N − 1)·u·(2u)^N P in all), those of order > N are dropped
-///   (≤ Σ_{k>N} (2N − 1 − k)(2u)^k P ≤ (N − 2)(2u)^{N+1}P/(1 − 2u)); the rest is exact. So the
-///   accumulated value is within ε_p = (2u)^N·3Nu·(1 + 5u) of xy relatively (using
-///   |xy| ≥ P(1 − γ)²), and rounding adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
+/// - N ≥ 3 (the fast algorithm in `Expansion::mul`): with P = |x₀y₀| and |x_i| ≤ (2u)^i|x₀|,
+///   the products x_i·y_j of order i + j ≤ N − 2 are split exactly by 2ProdFMA (p + e), and
+///   so are the leading parts p of order N − 1. The N errors e of order N − 1
+///   (|e| ≤ u|x_i y_j| ≤ u(2u)^{N−1}P) and the N − 1 exact products of order N
+///   (≤ (2u)^N P each) are accumulated into one machine number t by N − 1 additions and
+///   N − 1 FMAs: a recursive sum of m = 2N − 1 quantities whose magnitudes total at most
+///   (N/2 + N − 1)(2u)^N P ≤ 1.5N(2u)^N P, so by the classical bound for recursive summation, each step one rounding
+///   of an exact real sum (Higham, *Accuracy and Stability*, 2nd ed., §4.2, (4.4);
+///   γ_{m−1} = (m−1)u/(1 − (m−1)u) ≤ 2Nu(1 + 2^-40)) its error is ≤ 3N²u(2u)^N P(1 + 2^-40).
+///   The products of order > N are dropped: ≤ Σ_{k>N}(2N − 1 − k)(2u)^k P
+///   ≤ (N − 2)(2u)^{N+1}P/(1 − 2u) ≤ 2Nu(2u)^N P. So the terms handed to the
+///   renormalisation sum exactly to a value within ε_p = (2u)^N·3N(N+1)u·(1 + 5u) of xy
+///   relatively (using |xy| ≥ P(1 − γ)²). The renormalisation (`certified_round` in
+///   `accurate.rs`: VecSum and VecSumErrBranch, every 2Sum exact) certifies at run time the
+///   two facts of "Rounding an exact sum" above (ulp-nonoverlapping output, dropped tail
+///   < ulp of the last term), or falls back to the exact reference `reference_mul` (orders
+///   < N exact, order N rounded: error ≤ (N − 1)u(2u)^N P + 2Nu(2u)^N P, within the same
+///   ε_p); either way it adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
 pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
@@ -112,7 +140,7 @@ pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
         2 => (6.0 * u * u + 24.0 * u * u * u) * SLACK,
         _ => {
             let rho = round_rel_bound::<T>(n);
-            let eps_p = two_u_pow::<T>(n) * 3.0 * n as f64 * u * (1.0 + 5.0 * u);
+            let eps_p = two_u_pow::<T>(n) * 3.0 * (n * (n + 1)) as f64 * u * (1.0 + 5.0 * u);
             (rho + eps_p * (1.0 + rho)) * SLACK
         }
     }
@@ -124,7 +152,8 @@ pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 /// - N = 2: DWTimesFP with FMA (JMP Alg. 9): the only rounding is cl3 = RN(xl·y + cl1) with
 ///   |xl·y + cl1| ≤ uP + uP(1 + u), P = |xh·y|, so the error is ≤ u²P(2 + u) and the relative
 ///   error ≤ u²(2 + u)/(1 − u) ≤ 2u² + 4u³.
-/// - N ≥ 3: all N products exact, then rounding: ρ_N.
+/// - N ≥ 3: all N products exact (2ProdFMA), then the certified renormalisation (or the
+///   exact reference `reference_mul_term`): ρ_N.
 pub fn mul_term_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {
@@ -134,55 +163,90 @@ pub fn mul_term_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     }
 }
 
-/// θ = 5u(1 + 4u): contraction of the exact remainder per quotient digit (see
+/// θ = 5u/(1 − 4u): contraction of the remainder per quotient digit (see
 /// [`div_rel_bound`]).
 fn div_theta<T: FloatTerm>() -> f64 {
     let u = unit::<T>();
-    5.0 * u * (1.0 + 4.0 * u)
+    5.0 * u / (1.0 - 4.0 * u)
 }
 
 /// Relative error bound of accurate div/recip/div_term.
 ///
 /// - N = 1: IEEE division, u.
-/// - N ≥ 2: long division. With R₀ = x, digit d_k = RN(lead(R_k)/y₀) and exact remainder
-///   R_{k+1} = R_k − d_k·y. Writing lead(R_k) = R_k(1 + a), |a| ≤ α = 2u/(1 − 2u) (the lead
-///   of an `ExactSum`), the division's RN as (1 + δ), |δ| ≤ u, and y = y₀(1 + η), |η| ≤ γ:
-///   R_{k+1} = R_k(1 − (1 + a)(1 + δ)(1 + η)), so |R_{k+1}| ≤ θ|R_k| with
-///   θ = (1 + u)/(1 − 2u)² − 1 ≤ 5u(1 + 4u). After N + 1 digits x = q·y + R_{N+1} exactly,
-///   so |x/y − q| ≤ θ^{N+1}|x/y|; rounding q (held exactly) to N terms adds ρ_N:
-///   bound ρ_N + θ^{N+1}(1 + ρ_N).
+/// - N ≥ 2: long division (`Expansion::div`). R̂₀ = x; digit d_k = RN(R̂_{k,0}/y₀) from the
+///   leading term of the N-term remainder R̂_k; R̂_{k+1} = R̂_k − d_k·y formed exactly (3N
+///   machine numbers: 2Sum and 2ProdFMA) and rounded to N terms by the certified
+///   renormalisation, R̂_{k+1} = (R̂_k − d_k y)(1 + α_k), |α_k| ≤ ρ_N ("Rounding an exact
+///   sum"); digits d₀, …, d_N.
+///   *Contraction*: R̂_k is ulp-nonoverlapping, so R̂_{k,0} = R̂_k(1 + a) with
+///   |a| ≤ γ/(1 − γ) = 2u/(1 − 4u); the division's RN is (1 + δ), |δ| ≤ u; y = y₀(1 + η),
+///   |η| ≤ γ = 2u/(1 − 2u). So d_k·y = R̂_k(1 + a)(1 + δ)(1 + η) and
+///   |R̂_k − d_k y| ≤ θ|R̂_k| with θ = (1 − 2u)/(1 − 4u)·(1 + u)/(1 − 2u) − 1 = 5u/(1 − 4u)
+///   (the lower side is smaller); with the rounding, |R̂_{k+1}| ≤ θ'|R̂_k|, θ' = θ(1 + ρ_N),
+///   so |R̂_k| ≤ θ'^k|x|.
+///   *Drift of the rounded remainders*: with the exact remainder R*_k = x − (d₀ + … +
+///   d_{k−1})y and Δ_k = R̂_k − R*_k: Δ₀ = 0, Δ_{k+1} = Δ_k + α_k R̂_{k+1}/(1 + α_k), so
+///   |Δ_N| ≤ ρ_N/(1 − ρ_N)·Σ_{j=1..N}|R̂_j| ≤ ρ_N θ'/((1 − ρ_N)(1 − θ'))·|x|.
+///   *Result*: with q = d₀ + … + d_N, x − q·y = (R̂_N − d_N y) − Δ_N, so
+///   |x/y − q| ≤ τ|x/y| with τ = θ·θ'^N + ρ_N θ'/((1 − ρ_N)(1 − θ')). (If some R̂_k is 0 the
+///   loop stops; then x − qy = −Δ_k, within the same τ.) The N + 1 digits are rounded to N
+///   terms by the certified renormalisation, adding ρ_N: bound ρ_N + τ(1 + ρ_N). When a
+///   certificate fails the exact reference `reference_div` is used: the same long division
+///   with exact remainders (Δ = 0), whose error ρ_N + θ_r^{N+1}(1 + ρ_N), with
+///   θ_r = (1 + u)/(1 − 2u)² − 1 ≤ θ (its remainder's lead is within 2u/(1 − 2u)), is
+///   smaller.
 pub fn div_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     if n == 1 {
         return u * SLACK;
     }
     let rho = round_rel_bound::<T>(n);
-    let tail = div_theta::<T>().powi(n as i32 + 1);
-    (rho + tail * (1.0 + rho)) * SLACK
+    let theta = div_theta::<T>();
+    let theta1 = theta * (1.0 + rho);
+    let tau = theta * theta1.powi(n as i32) + rho * theta1 / ((1.0 - rho) * (1.0 - theta1));
+    (rho + tau * (1.0 + rho)) * SLACK
 }
 
 /// Relative error bound of accurate sqrt.
 ///
 /// - N = 1: IEEE square root, u.
-/// - N ≥ 2: t = RN(√x₀) and r = √x. Since x = x₀(1 + ξ), |ξ| ≤ γ, and
-///   |√(1 + ξ) − 1| ≤ |ξ|, the first error e₀ = r − t satisfies |e₀| ≤ ε₀|t| with
-///   ε₀ = (γ + u)/(1 − u). Each correction d = RN(lead(R)/(2t)) with the exact remainder
-///   R = x − s² = e(2s + e) (s the digits so far, e = r − s) gives
-///   d = e(1 + a)(1 + δ)(1 + e₀/t − e/(2t)), so the new error e − d is e times at most
-///   θ_s = (1 + α)(1 + u)(1 + 1.5ε₀) − 1 ≈ 7.5u in magnitude (by induction |e| ≤ |e₀|).
-///   After N corrections the digits' exact sum has relative error
-///   ε_s = θ_s^N·ε₀/(1 − ε₀); rounding to N terms adds ρ_N: bound ρ_N + ε_s(1 + ρ_N).
+/// - N ≥ 2 (`Expansion::sqrt`): t = RN(√x₀), r = √x. Since x = x₀(1 + ξ), |ξ| ≤ γ, and
+///   |√(1 + ξ) − 1| ≤ |ξ|, the first error e₁ = r − t satisfies |e₁| ≤ ε₀|t| with
+///   ε₀ = (γ + u)/(1 − u). With s_k the digits so far (s₁ = t), e_k = r − s_k, the exact
+///   remainder R*_k = x − s_k² = e_k(r + s_k), and the computed one R̂_k (rounded to N terms
+///   by the certified renormalisation after each exact update R̂ − 2s·d − d²) differs by
+///   Δ_k with |Δ_k| ≤ ρ'Σ_{j≤k}|R̂_j|, ρ' = ρ_N/(1 − ρ_N) (as for division).
+///   *One correction*: d_k = RN(R̂_{k,0}/(2t)) = (R*_k + Δ_k)(1 + a)(1 + δ)/(2t) with
+///   |a| ≤ α = 2u/(1 − 4u) (lead of an ulp-nonoverlapping expansion), |δ| ≤ u, and
+///   (r + s_k)/(2t) = 1 + e₁/t − e_k/(2t), so
+///   e_{k+1} = e_k − d_k = e_k·β − Δ_k(1 + a)(1 + δ)/(2t) with
+///   |β| ≤ θ_s = (1 + α)(1 + u)(1 + 1.5ε₀) − 1 (≈ 7.5u) while |e_k| ≤ |e₁|.
+///   *Induction*, in units E_k = |e_k|/|t|, D_k = |Δ_k|/(2t²), c = (1 + α)(1 + u),
+///   λ = 1 + 1.5ε₀ (so |r + s_k| ≤ 2|t|λ and |R̂_j|/(2t²) ≤ λE_j + D_j): with
+///   D_max = 2ρ'λε₀ and κ = c·D_max/(1 − θ_s), E_k ≤ θ_s^{k−1}ε₀ + κ and D_k ≤ D_max for
+///   k ≤ N + 1. Indeed D_k ≤ ρ'(λε₀/(1 − θ_s) + k(λκ + D_max))/(1 − ρ') ≤ D_max because
+///   ρ' ≤ (2u)² makes the k(…) term and 1/(1 − θ_s) − 1 negligible against the factor 2,
+///   and E_{k+1} ≤ θ_s E_k + c D_k ≤ θ_s^k ε₀ + θ_s κ + (1 − θ_s)κ. (If some R̂_k is 0 the
+///   loop stops with E_k ≤ D_k/(1 − 1.5ε₀) ≤ κ.)
+///   After N corrections the N + 1 digits' exact sum has relative error
+///   ε_s = (θ_s^N ε₀ + κ)/(1 − ε₀); rounding them to N terms (certified) adds ρ_N: bound
+///   ρ_N + ε_s(1 + ρ_N). The exact reference `reference_sqrt` (Δ = 0, κ = 0, its remainder's
+///   lead within 2u/(1 − 2u) ≤ α) is within the same bound.
 pub fn sqrt_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     if n == 1 {
         return u * SLACK;
     }
     let gamma = 2.0 * u / (1.0 - 2.0 * u);
-    let alpha = gamma;
+    let alpha = 2.0 * u / (1.0 - 4.0 * u);
     let eps0 = (gamma + u) / (1.0 - u);
     let theta = (1.0 + alpha) * (1.0 + u) * (1.0 + 1.5 * eps0) - 1.0;
-    let eps_s = theta.powi(n as i32) * eps0 / (1.0 - eps0);
     let rho = round_rel_bound::<T>(n);
+    let rho1 = rho / (1.0 - rho);
+    let lambda = 1.0 + 1.5 * eps0;
+    let c = (1.0 + alpha) * (1.0 + u);
+    let kappa = c * 2.0 * rho1 * lambda * eps0 / (1.0 - theta);
+    let eps_s = (theta.powi(n as i32) * eps0 + kappa) / (1.0 - eps0);
     (rho + eps_s * (1.0 + rho)) * SLACK
 }
 

@@ -114,17 +114,24 @@ macro_rules! impl_float_term {
             }
             #[inline]
             fn ldexp(self, e: i32) -> Self {
+                // Fast path: 2^e is a normal number, built from its bits; one multiplication,
+                // exact whenever the result is representable.
+                let min_step: i32 = <$t>::MIN_EXP - 1;
+                let step: i32 = (<$t>::MAX_EXP - 1) as i32;
+                if (min_step..=step).contains(&e) {
+                    let m = <$t>::MANTISSA_DIGITS - 1;
+                    let bias = <$t>::MAX_EXP - 1;
+                    return self * <$t as FloatTerm>::from_bits_u64(((e + bias) as u64) << m);
+                }
                 // Multiply by powers of two in steps that are themselves representable, so the
                 // result is exact whenever it is representable (the final step may round
                 // only when the result is subnormal).
                 let mut x = self;
                 let mut e = e;
-                let step: i32 = (<$t>::MAX_EXP - 1) as i32;
                 while e > step {
                     x = x * (2.0 as $t).powi(step);
                     e -= step;
                 }
-                let min_step: i32 = <$t>::MIN_EXP - 1;
                 while e < min_step {
                     x = x * (2.0 as $t).powi(min_step);
                     e -= min_step;
@@ -148,29 +155,21 @@ impl_float_term!(f32, 24, 4097.0, "f32");
 
 /// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for
 /// 2^e ≤ |x| < 2^{e+1} in the normal range and the smallest subnormal below it (and at 0).
+#[inline(always)]
 pub fn ulp<T: FloatTerm>(x: T) -> T {
-    let emin = if T::PRECISION == 53 { -1022 } else { -126 };
-    let a = x.to_f64().abs();
-    let e = if a == 0.0 {
-        emin
+    // Bit level: with m = p − 1 fraction bits and biased exponent E of |x|, ulp is the number
+    // with biased exponent E − m when E > m (normal), else the subnormal 2^(E−1) units of the
+    // smallest subnormal (E ≥ 1), or the smallest subnormal (E = 0: zero and subnormals).
+    let m = T::PRECISION - 1;
+    let e = x.abs().to_bits_u64() >> m;
+    let bits = if e > m as u64 {
+        (e - m as u64) << m
+    } else if e == 0 {
+        1
     } else {
-        floor_log2(a).max(emin)
+        1u64 << (e - 1)
     };
-    T::from_f64(<f64 as FloatTerm>::ldexp(
-        1.0,
-        e - (T::PRECISION as i32 - 1),
-    ))
-}
-
-/// ⌊log₂ a⌋ for finite a > 0 (exact, including subnormal f64).
-pub(crate) fn floor_log2(a: f64) -> i32 {
-    let bits = a.to_bits();
-    let e = ((bits >> 52) & 0x7ff) as i32;
-    if e == 0 {
-        -1074 + (63 - (bits & ((1u64 << 52) - 1)).leading_zeros() as i32)
-    } else {
-        e - 1023
-    }
+    T::from_bits_u64(bits)
 }
 
 #[cfg(test)]
@@ -183,5 +182,70 @@ mod tests {
         assert_eq!(1.0f64.ldexp(-1074), f64::from_bits(1));
         assert_eq!(f64::MAX.ldexp(-1000).ldexp(1000), f64::MAX);
         assert_eq!(3.0f32.ldexp(-140), f32::from_bits(3 << 9));
+        assert_eq!(1.5f64.ldexp(-1022), 1.5 * f64::MIN_POSITIVE);
+        assert_eq!(1.5f32.ldexp(127), 1.5 * 2f32.powi(127));
+    }
+
+    /// The bit-level ulp against its definition 2^(max(⌊log₂|x|⌋, emin) − p + 1), evaluated
+    /// by repeated halving and doubling.
+    #[test]
+    fn ulp_matches_definition() {
+        fn slow(x: f64, p: i32, emin: i32) -> f64 {
+            let mut a = x.abs();
+            let mut e = 0i32;
+            if a == 0.0 {
+                e = emin;
+            } else {
+                while a >= 2.0 {
+                    a /= 2.0;
+                    e += 1;
+                }
+                while a < 1.0 {
+                    a *= 2.0;
+                    e -= 1;
+                }
+                e = e.max(emin);
+            }
+            // 2^(e − p + 1) by repeated halving/doubling (exact down to the subnormals).
+            let mut r = 1.0f64;
+            for _ in 0..(e - p + 1).max(0) {
+                r *= 2.0;
+            }
+            for _ in 0..(-(e - p + 1)).max(0) {
+                r *= 0.5;
+            }
+            r
+        }
+        let mut v = 1.0e-310f64;
+        let samples = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            3.0,
+            0.75,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-320,
+            2.2e-308,
+            -7.0e300,
+        ];
+        for &x in samples.iter() {
+            assert_eq!(ulp(x), slow(x, 53, -1022), "x={x:e}");
+        }
+        while v < 1e300 {
+            assert_eq!(ulp(v), slow(v, 53, -1022), "x={v:e}");
+            assert_eq!(ulp(-v), slow(v, 53, -1022), "x={v:e}");
+            v *= 1.37;
+        }
+        let mut w = 1.0e-44f32;
+        while w < 1e38 {
+            assert_eq!(ulp(w) as f64, slow(w as f64, 24, -126), "x={w:e}");
+            w *= 1.37;
+        }
+        assert_eq!(ulp(0.0f32), f32::from_bits(1));
+        assert_eq!(ulp(1.0f32), f32::EPSILON);
     }
 }
