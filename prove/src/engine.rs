@@ -155,6 +155,19 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// Working precision of Newton for centres that will be rounded to `bits` bits. Newton's
+/// fixed point at q bits has residual ≈ 2^(−q) (its error is A⁻¹ applied to the rounding of
+/// G); the loss of the point solve (`extra` ≈ 2·l1 bits) only slows convergence as long as
+/// q > extra. Rounding the centres to `bits` then dominates the residual the proof sees, so
+/// q = bits + 64 suffices once bits is well above `extra`; below that, bits + extra as before.
+fn newton_bits(bits: u32, extra: u32) -> u32 {
+    if bits >= extra + 128 {
+        bits + 64
+    } else {
+        bits + extra
+    }
+}
+
 fn check_candidate(c: &Candidate) -> Result<(), Error> {
     let bad = |m: String| Error::new(ErrorKind::BadCandidate, format!("{}: {m}", c.source));
     if c.period == 0 {
@@ -188,7 +201,13 @@ struct AttemptResult {
     t_stab: f64,
 }
 
-fn attempt<S: Ivl>(xr: &[Float], pb: &ParamBox, prec: u32, opts: &Options) -> AttemptResult {
+fn attempt<S: Ivl>(
+    xr: &[Float],
+    pb: &ParamBox,
+    prec: u32,
+    solve_prec: u32,
+    opts: &Options,
+) -> AttemptResult {
     let centres: Vec<Float> = xr.iter().map(|v| Float::with_val(prec, v)).collect();
     let t = Instant::now();
     // For long orbits (MPFR), try one evaluation at the expected radius first.
@@ -197,7 +216,14 @@ fn attempt<S: Ivl>(xr: &[Float], pb: &ParamBox, prec: u32, opts: &Options) -> At
         h >>= prec / 2;
         h
     });
-    let existence = prove_existence::<S>(&centres, pb, prec, opts.max_inflations, hint.as_ref());
+    let existence = prove_existence::<S>(
+        &centres,
+        pb,
+        prec,
+        solve_prec,
+        opts.max_inflations,
+        hint.as_ref(),
+    );
     let t_exist = ms(t);
     let t = Instant::now();
     let mut out = AttemptResult {
@@ -282,11 +308,12 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         // proof's accuracy (quadratic convergence), low enough to be cheap.
         let p0 = ((1.35 * (gr.l1 + gr.l2)) as u32 + 64).div_ceil(32) * 32;
         let t = Instant::now();
+        let q0 = newton_bits(p0, extra);
         let r0 = refine(
             &xr,
-            &pb_hi.a.at_prec(p0 + extra).centre,
-            &pb_hi.b.at_prec(p0 + extra).centre,
-            p0 + extra,
+            &pb_hi.a.at_prec(q0).centre,
+            &pb_hi.b.at_prec(q0).centre,
+            q0,
             extra,
         );
         t_refine += ms(t);
@@ -330,7 +357,7 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     let mut reason: Option<String> = None;
     for (kind, bits) in plan {
         let t = Instant::now();
-        let nbits = bits + extra;
+        let nbits = newton_bits(bits, extra);
         let r = refine(
             &xr,
             &pb_hi.a.at_prec(nbits).centre,
@@ -384,12 +411,18 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
         }
         let pb = pb_hi.at_prec(bits);
         let t = Instant::now();
+        // The cyclic solve needs about log₂ Γ + margin bits (krawczyk::eval_split), the
+        // centres and the residual the full `bits`.
+        let sbits = match probe {
+            Some((_, lg)) => (((1.1 * lg) as u32 + 96).div_ceil(32) * 32).min(bits),
+            None => bits,
+        };
         let res = match (kind, bits) {
-            (k, _) if k == F64Iv::KIND => attempt::<F64Iv>(&xr, &pb, bits, opts),
-            (k, 106) if k == EXP_KIND => attempt::<ExpIv<2>>(&xr, &pb, bits, opts),
-            (k, 159) if k == EXP_KIND => attempt::<ExpIv<3>>(&xr, &pb, bits, opts),
-            (k, 212) if k == EXP_KIND => attempt::<ExpIv<4>>(&xr, &pb, bits, opts),
-            _ => attempt::<MpIv>(&xr, &pb, bits, opts),
+            (k, _) if k == F64Iv::KIND => attempt::<F64Iv>(&xr, &pb, bits, bits, opts),
+            (k, 106) if k == EXP_KIND => attempt::<ExpIv<2>>(&xr, &pb, bits, bits, opts),
+            (k, 159) if k == EXP_KIND => attempt::<ExpIv<3>>(&xr, &pb, bits, bits, opts),
+            (k, 212) if k == EXP_KIND => attempt::<ExpIv<4>>(&xr, &pb, bits, bits, opts),
+            _ => attempt::<MpIv>(&xr, &pb, bits, sbits, opts),
         };
         let outcome = match &res.existence {
             Existence::Proved {
@@ -405,6 +438,11 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             }
             Existence::NoZero { reason } => format!("no zero: {reason}"),
             Existence::Undecided { reason } => format!("undecided: {reason}"),
+        };
+        let outcome = if kind == MpIv::KIND && sbits < bits {
+            format!("{outcome} [cyclic solve at {sbits} bits]")
+        } else {
+            outcome
         };
         attempts.push(Attempt {
             kind,

@@ -143,7 +143,36 @@ pub fn eval<S: Ivl>(
     pb: &ParamBox,
     prec: u32,
 ) -> Result<KEval, EvalFailure> {
+    eval_split::<S>(x, r, pb, prec, prec)
+}
+
+/// [`eval`] with the cyclic solve run at `solve_prec ≤ prec` bits (MPFR intervals; other kinds
+/// ignore it). The right-hand sides w_i = −G_i(x̌; P) − D_i and the coefficients α_i are
+/// enclosed at `prec` bits and then rounded outward to `solve_prec`; β likewise. The solve
+/// then encloses {A'⁻¹w : A' ∈ [A], w ∈ W}, which contains A⁻¹·w for the exact A = DG(x̌; ǎ, b̌)
+/// and every w ∈ W, so the theorem above applies unchanged.
+///
+/// Why this is enough: W has magnitude and width both of order |G(x̌)| + r² (≈ 2^(−prec)
+/// when r ≈ 2^(−prec/2)), so only its relative accuracy matters to the solve, and the
+/// solve loses about log₂ Γ bits of it (growth l1 of the recurrence plus the wrapping l2).
+/// `solve_prec` ≈ log₂ Γ + margin, about half of `prec`, keeps the enclosure as tight while
+/// the O(p) recurrence, most of the cost, runs with numbers half as long.
+pub fn eval_split<S: Ivl>(
+    x: &[Float],
+    r: &[Float],
+    pb: &ParamBox,
+    prec: u32,
+    solve_prec: u32,
+) -> Result<KEval, EvalFailure> {
     let p = x.len();
+    let sp = solve_prec.min(prec);
+    let to_solve = |v: S| {
+        if sp < prec {
+            S::from_bounds(&v.lo(), &v.hi(), sp)
+        } else {
+            v
+        }
+    };
     assert_eq!(p, r.len());
     let ia = S::from_bounds(&pb.a.lo, &pb.a.hi, prec);
     let ib = S::from_bounds(&pb.b.lo, &pb.b.hi, prec);
@@ -155,6 +184,7 @@ pub fn eval<S: Ivl>(
     let one = S::int(1, prec);
     let two = S::int(2, prec);
     let two_ac = two.mul(&iac);
+    let two_ac_s = to_solve(two_ac.clone());
     let xc = |i: usize| S::point(&x[i % p], prec);
     let e = |i: usize| {
         let ri = &r[i % p];
@@ -171,15 +201,21 @@ pub fn eval<S: Ivl>(
             .mul(&e1)
             .sub(&db.mul(&e0));
         let w = g.add(&d).neg();
-        let al = two_ac.mul(&x1);
-        (al, w)
+        // α_i = 2ǎ·x̌_i only enters the solve: enclose it at the solve's precision directly.
+        let al = if sp < prec {
+            two_ac_s.mul(&S::point(&x[i % p], sp))
+        } else {
+            two_ac.mul(&x1)
+        };
+        (al, to_solve(w))
     };
+    let ibc_solve = to_solve(ibc.clone());
     let mut inside = true;
     let mut excluded = false;
     let mut finite = true;
     let mut mags = Vec::with_capacity(p);
     let mut worst = 0.0f64;
-    cyclic_solve::<S>(p, &ibc, prec, coef, |i, d| {
+    cyclic_solve::<S>(p, &ibc_solve, sp, coef, |i, d| {
         if !d.is_finite() {
             finite = false;
             inside = false;
@@ -244,17 +280,20 @@ pub enum Existence {
 /// `hint`: a uniform radius to try first (one evaluation instead of two when it works; the
 /// engine passes 2^(−prec/2), the middle of the window in which the residual term and the
 /// quadratic term both fit when prec ≈ 2·log₂ Γ); on failure the usual start is used.
+///
+/// `solve_prec`: precision of the cyclic solve ([`eval_split`]); `prec` for the plain form.
 pub fn prove_existence<S: Ivl>(
     x: &[Float],
     pb: &ParamBox,
     prec: u32,
+    solve_prec: u32,
     max_inflations: u32,
     hint: Option<&Float>,
 ) -> Existence {
     let p = x.len();
     if let Some(h) = hint {
         let r: Vec<Float> = vec![Float::with_val(53, h); p];
-        if let Ok(ev) = eval::<S>(x, &r, pb, prec) {
+        if let Ok(ev) = eval_split::<S>(x, &r, pb, prec, solve_prec) {
             if ev.inside {
                 return Existence::Proved {
                     radii: r,
@@ -265,7 +304,7 @@ pub fn prove_existence<S: Ivl>(
         }
     }
     let zero_r: Vec<Float> = vec![Float::with_val(53, 0); p];
-    let first = match eval::<S>(x, &zero_r, pb, prec) {
+    let first = match eval_split::<S>(x, &zero_r, pb, prec, solve_prec) {
         Ok(k) => k,
         Err(e) => {
             return Existence::Undecided {
@@ -300,7 +339,7 @@ pub fn prove_existence<S: Ivl>(
         .collect();
     let limit = Float::with_val(53, 1e-3);
     for k in 0..=max_inflations {
-        let ev = match eval::<S>(x, &r, pb, prec) {
+        let ev = match eval_split::<S>(x, &r, pb, prec, solve_prec) {
             Ok(ev) => ev,
             Err(e) => {
                 return Existence::Undecided {

@@ -27,7 +27,10 @@
 //!    1.35·(l1 + l2) bits measures the amplification Γ of the interval solve
 //!    (|A⁻¹G(x̌)| ≈ Γ·2^(−bits)), and the proof runs at 2.05·log₂ Γ + 64 bits (the estimate
 //!    2.1·(l1 + l2) + 64 when the probe is inconclusive), raised by ×1.3 on failure. Every
-//!    attempt, the probe included, is recorded in the certificate.
+//!    attempt, the probe included, is recorded in the certificate. Only the centres and the
+//!    residual need those bits: the O(p) cyclic solve runs at about 1.1·log₂ Γ + 96 bits
+//!    ([`krawczyk::eval_split`], inputs rounded outward), and Newton works at the proof's
+//!    bits + 64 with its linear solves at the precision the correction needs.
 //! 6. Cross-check: an independent 2-D Krawczyk on h^p(z) − z in MPFR intervals
 //!    ([`crosscheck`]); the status needs it to agree.
 //! 7. Certificates ([`cert`], schema `expanse-certificate/1`, atomic writes) and independent

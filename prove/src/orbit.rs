@@ -215,11 +215,29 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32, extra: u32) -> Opti
         let bc = Float::with_val(cur, b);
         let g = residual(&x, &ac, &bc, cur);
         let gn = max_abs(&g);
+        // Mixed precision: the residual needs the full `cur` bits, the correction only its
+        // own relative accuracy. |δ| ≲ 2^(extra/2)·|g| and the solve at s bits is accurate to
+        // about 2^(extra − s) relative, so s = cur + 1.5·extra + log₂|g| bits put its error
+        // below the rounding level 2^(−cur) of this precision (never below extra + 64). This
+        // only changes how fast Newton converges, never what the proof proves.
+        let s = match gn.get_exp() {
+            Some(e) if gn.is_finite() => {
+                let want = cur as i64 + (3 * extra / 2) as i64 + e as i64;
+                want.clamp((extra + 64).min(cur) as i64, cur as i64) as u32
+            }
+            _ => cur,
+        };
+        let (as_, bs) = (Float::with_val(s, &ac), Float::with_val(s, &bc));
         let alpha: Vec<Float> = x
             .iter()
-            .map(|xi| Float::with_val(cur, xi * &ac) * 2u32)
+            .map(|xi| Float::with_val(s, xi * &as_) * 2u32)
             .collect();
-        let d = solve_point(&alpha, &bc, &g, cur)?;
+        let d = if s < cur {
+            let gs: Vec<Float> = g.iter().map(|v| Float::with_val(s, v)).collect();
+            solve_point(&alpha, &bs, &gs, s)?
+        } else {
+            solve_point(&alpha, &bs, &g, s)?
+        };
         iterations += 1;
         let m = max_abs(&d);
         if !m.is_finite() {
