@@ -10,6 +10,9 @@
 //! - `acc-batch` (N = 2): the accurate tier's double-word arithmetic batched like `fast`;
 //! - `mpfr`: `rug::Float` at 53·N bits, in-place operations, no allocation per step.
 //!
+//! - `search`: the search itself (`expanse_search`, the CPU backend: transient, close-return
+//!   detection, confirmation) for N = 1, 2, 4, 8, in Hénon iterations per second.
+//!
 //! Each variant's step count is calibrated to run about `0.1 s × --scale`; then the variants
 //! are timed in alternation, three times each, and the best rate of each is reported (the
 //! machine may be shared). Ratios are against the MPFR rate from the same run.
@@ -45,6 +48,14 @@ struct Row {
     target_fast_vs_mpfr: Option<f64>,
 }
 
+/// Throughput of the search's CPU backend for one N.
+#[derive(Serialize)]
+struct SearchRow {
+    n: usize,
+    search_it_per_s: f64,
+    search_it_per_s_wall: f64,
+}
+
 /// The whole report.
 #[derive(Serialize)]
 struct Report {
@@ -53,6 +64,7 @@ struct Report {
     orbits_per_thread: usize,
     parameters: (f64, f64),
     rows: Vec<Row>,
+    search: Vec<SearchRow>,
 }
 
 /// Number of timed runs per measurement; the best is reported.
@@ -247,12 +259,27 @@ pub fn run(args: &Args) -> CmdResult {
         measure::<7>(threads, min_secs),
         measure::<8>(threads, min_secs),
     ];
+    let mut search = Vec::new();
+    for n in [1usize, 2, 4, 8] {
+        let t = expanse_search::bench::search_throughput(
+            n,
+            expanse_search::orbit::Base::F64,
+            std::time::Duration::from_secs_f64(min_secs),
+        )
+        .map_err(|e| super::CliError::failed(format!("bench cpu: search N={n}: {e}")))?;
+        search.push(SearchRow {
+            n,
+            search_it_per_s: t.iterations_per_s_on_cpu(),
+            search_it_per_s_wall: t.iterations_per_s(),
+        });
+    }
     let report = Report {
         threads,
         lanes: LANES,
         orbits_per_thread: 4 * LANES,
         parameters: (1.4, 0.3),
         rows,
+        search,
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
@@ -311,6 +338,14 @@ pub fn run(args: &Args) -> CmdResult {
             opt(r.accurate_batched_vs_mpfr, 2),
             r.fast_vs_mpfr_wall,
             target
+        );
+    }
+    println!("\nSearch (CPU backend: transient, close returns, confirmation), iterations/s");
+    println!("{:>2} {:>12} {:>12}", "N", "on-CPU", "wall");
+    for r in &report.search {
+        println!(
+            "{:>2} {:>12.3e} {:>12.3e}",
+            r.n, r.search_it_per_s, r.search_it_per_s_wall
         );
     }
     Ok(Outcome::Success)
