@@ -4,26 +4,21 @@
 use expanse_core::{bounds, Expansion, FloatTerm};
 use rug::Float;
 
-struct SplitMix(u64);
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
+mod common;
+
+use common::SplitMix;
+
+/// A uniform value in [0, 1) with 53 random bits.
+fn unit(rng: &mut SplitMix) -> f64 {
+    (rng.next() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 fn random_expansion<T: FloatTerm, const N: usize>(rng: &mut SplitMix) -> Expansion<T, N> {
     let mut v = Float::with_val(3000, 0);
     let sign = if rng.next() & 1 == 0 { 1.0 } else { -1.0 };
-    let scale = (rng.unit() * 8.0 - 4.0).exp2();
+    let scale = (unit(rng) * 8.0 - 4.0).exp2();
     for k in 0..(N * 60) {
-        let digit = rng.unit() - 0.5;
+        let digit = unit(rng) - 0.5;
         v += Float::with_val(3000, digit) >> ((k as u32) * 24);
     }
     v *= sign * scale;

@@ -446,20 +446,7 @@ impl GpuContext {
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
     ) -> Result<CompactResult<T, N>, GpuError> {
-        let parts = self.split(batch, &range)?;
-        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, 1))?;
-        let mut out = CompactResult {
-            counts: [0; 4],
-            kept: Vec::new(),
-        };
-        for r in results {
-            for s in 0..4 {
-                out.counts[s] += r.counts[s];
-            }
-            out.kept.extend(r.kept);
-        }
-        out.kept.sort_by_key(|(g, _)| *g);
-        Ok(out)
+        self.run_kept(batch, range, 1)
     }
 
     /// Like [`Self::run_orbits_compact`], but `kept` also holds the `Escaped` records: every
@@ -471,8 +458,19 @@ impl GpuContext {
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
     ) -> Result<CompactResult<T, N>, GpuError> {
+        self.run_kept(batch, range, 2)
+    }
+
+    /// Shared body of the compact (`mode` 1) and sparse (`mode` 2) paths: split over the
+    /// devices, add up the status counts, and order the kept records by orbit index.
+    fn run_kept<T: GpuTerm, const N: usize>(
+        &self,
+        batch: &OrbitBatch<T, N>,
+        range: Range<u64>,
+        mode: i32,
+    ) -> Result<CompactResult<T, N>, GpuError> {
         let parts = self.split(batch, &range)?;
-        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, 2))?;
+        let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, mode))?;
         let mut out = CompactResult {
             counts: [0; 4],
             kept: Vec::new(),
@@ -483,6 +481,7 @@ impl GpuContext {
             }
             out.kept.extend(r.kept);
         }
+        // Orbit indices are unique, so an unstable sort gives the one order.
         out.kept.sort_unstable_by_key(|(g, _)| *g);
         Ok(out)
     }

@@ -136,7 +136,8 @@ pub fn cpu_lanes(terms: usize) -> usize {
     }
 }
 
-fn run_cpu_lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
+/// Runs `tasks` on all cores, `L` orbits in lockstep per rayon item.
+pub(crate) fn run_cpu_lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],

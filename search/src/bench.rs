@@ -8,10 +8,9 @@
 //! steps over wall time.
 
 use crate::backend::{dispatch, CpuBackend};
-use crate::orbit::{blank_record, run_lanes, Base, OrbitJob, OrbitRecord, OrbitTask};
+use crate::orbit::{blank_record, Base, OrbitJob, OrbitRecord, OrbitTask};
 use crate::spec::random_init_point;
 use crate::Error;
-use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// One throughput measurement.
@@ -76,10 +75,7 @@ fn lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    out.par_chunks_mut(L)
-        .zip(tasks.par_chunks(L))
-        .with_max_len(1)
-        .for_each(|(o, t)| run_lanes::<T, N, L>(job, t, o));
+    crate::backend::run_cpu_lanes::<T, N, L>(job, tasks, out)
 }
 
 fn lanes1<T: expanse_core::FloatTerm, const N: usize>(
