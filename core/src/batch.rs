@@ -4,13 +4,15 @@
 //! Following one orbit at a time is bound by latency: each operation of a step depends on the
 //! previous one. Here term i of the x coordinate of W orbits is one lane value (a [`Lane`]:
 //! [`F64x4`] is one AVX2 register of 4 f64, [`Wide`] groups several), and the fast-tier
-//! algorithms of [`crate::fast`] are written once over lanes. The data-dependent branch of the
-//! renormalisation becomes per-lane selects. Every lane performs exactly the operations the
-//! scalar [`crate::Fast`] performs, in the same order, so results agree bit for bit with
+//! algorithms of [`crate::fast`] are written once over lanes (a machine number is a lane type
+//! of width 1, which is how the scalar fast tier runs them) and have no data-dependent branch.
+//! Every lane performs exactly the operations the scalar [`crate::Fast`] performs, in the same
+//! order, so results agree bit for bit with
 //! `henon_step` on `Fast<T, N>` (tested in `tests/batch.rs`); the search can therefore use
 //! this and still match the GPU kernels.
 
 use crate::expansion::Expansion;
+use crate::fast::{fast_two_sum, henon_x, sqr, two_prod, two_sum, Param};
 use crate::float::FloatTerm;
 use core::ops::{Add, Mul, Neg, Sub};
 
@@ -34,19 +36,40 @@ pub trait Lane:
     fn splat(v: Self::Scalar) -> Self;
     /// Lane-wise fused multiply-add self·a + b.
     fn mul_add(self, a: Self, b: Self) -> Self;
-    /// Lane-wise `if c != 0 (or NaN) { a } else { b }`.
-    fn select_nonzero(c: Self, a: Self, b: Self) -> Self;
-    /// Lane-wise `if j == k { a } else { b }`.
-    fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self;
-    /// Lane-wise `if j < k { a } else { b }`.
-    fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self;
-    /// True when some lane of `c` equals zero (NaN is not zero).
-    fn any_zero(c: Self) -> bool;
     /// Lane `l`.
     fn get(&self, l: usize) -> Self::Scalar;
     /// Sets lane `l`.
     fn set(&mut self, l: usize, v: Self::Scalar);
 }
+
+/// One machine number is a lane type of width 1: the scalar fast tier
+/// ([`Expansion::add_fast`] and the rest) runs the lane algorithms of [`crate::fast`] on it.
+macro_rules! scalar_lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            type Scalar = $t;
+            const WIDTH: usize = 1;
+            #[inline(always)]
+            fn splat(v: $t) -> Self {
+                v
+            }
+            #[inline(always)]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                <$t>::mul_add(self, a, b)
+            }
+            #[inline(always)]
+            fn get(&self, _l: usize) -> $t {
+                *self
+            }
+            #[inline(always)]
+            fn set(&mut self, _l: usize, v: $t) {
+                *self = v;
+            }
+        }
+    };
+}
+scalar_lane!(f64);
+scalar_lane!(f32);
 
 /// W values of type T processed together: the portable lane type (the compiler may or may not
 /// vectorise it; [`F64x4`] is the explicit AVX2 one).
@@ -68,40 +91,6 @@ impl<T: FloatTerm, const W: usize> Lane for Lanes<T, W> {
             r[l] = self.0[l].mul_add(a.0[l], b.0[l]);
         }
         Self(r)
-    }
-    #[inline(always)]
-    fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for l in 0..W {
-            if c.0[l] != T::ZERO {
-                r[l] = a.0[l];
-            }
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for l in 0..W {
-            if j.0[l] == k.0[l] {
-                r[l] = a.0[l];
-            }
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for l in 0..W {
-            if j.0[l] < k.0[l] {
-                r[l] = a.0[l];
-            }
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn any_zero(c: Self) -> bool {
-        c.0.iter().any(|v| *v == T::ZERO)
     }
     #[inline(always)]
     fn get(&self, l: usize) -> T {
@@ -200,34 +189,6 @@ mod avx2 {
             Self(unsafe { _mm256_fmadd_pd(self.0, a.0, b.0) })
         }
         #[inline(always)]
-        fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
-            unsafe {
-                let m = _mm256_cmp_pd::<_CMP_NEQ_UQ>(c.0, _mm256_setzero_pd());
-                Self(_mm256_blendv_pd(b.0, a.0, m))
-            }
-        }
-        #[inline(always)]
-        fn select_eq(j: Self, k: Self, a: Self, b: Self) -> Self {
-            unsafe {
-                let m = _mm256_cmp_pd::<_CMP_EQ_OQ>(j.0, k.0);
-                Self(_mm256_blendv_pd(b.0, a.0, m))
-            }
-        }
-        #[inline(always)]
-        fn select_lt(j: Self, k: Self, a: Self, b: Self) -> Self {
-            unsafe {
-                let m = _mm256_cmp_pd::<_CMP_LT_OQ>(j.0, k.0);
-                Self(_mm256_blendv_pd(b.0, a.0, m))
-            }
-        }
-        #[inline(always)]
-        fn any_zero(c: Self) -> bool {
-            unsafe {
-                let m = _mm256_cmp_pd::<_CMP_EQ_OQ>(c.0, _mm256_setzero_pd());
-                _mm256_movemask_pd(m) != 0
-            }
-        }
-        #[inline(always)]
         fn get(&self, l: usize) -> f64 {
             let mut a = [0.0f64; 4];
             unsafe { _mm256_storeu_pd(a.as_mut_ptr(), self.0) };
@@ -319,361 +280,12 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
         Self(r)
     }
     #[inline(always)]
-    fn select_nonzero(c: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for k in 0..K {
-            r[k] = L::select_nonzero(c.0[k], a.0[k], b.0[k]);
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn select_eq(j: Self, kk: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for k in 0..K {
-            r[k] = L::select_eq(j.0[k], kk.0[k], a.0[k], b.0[k]);
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn select_lt(j: Self, kk: Self, a: Self, b: Self) -> Self {
-        let mut r = b.0;
-        for k in 0..K {
-            r[k] = L::select_lt(j.0[k], kk.0[k], a.0[k], b.0[k]);
-        }
-        Self(r)
-    }
-    #[inline(always)]
-    fn any_zero(c: Self) -> bool {
-        c.0.iter().fold(false, |acc, v| acc | L::any_zero(*v))
-    }
-    #[inline(always)]
     fn get(&self, l: usize) -> L::Scalar {
         self.0[l / L::WIDTH].get(l % L::WIDTH)
     }
     #[inline(always)]
     fn set(&mut self, l: usize, v: L::Scalar) {
         self.0[l / L::WIDTH].set(l % L::WIDTH, v)
-    }
-}
-
-/// 2Sum on lanes (same operations as [`crate::eft::two_sum`]).
-#[inline(always)]
-fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
-    let s = a + b;
-    let a_virtual = s - b;
-    let b_virtual = s - a_virtual;
-    let a_err = a - a_virtual;
-    let b_err = b - b_virtual;
-    (s, a_err + b_err)
-}
-
-/// Fast2Sum on lanes (as [`crate::eft::fast_two_sum`]).
-#[inline(always)]
-fn fast_two_sum<L: Lane>(a: L, b: L) -> (L, L) {
-    let s = a + b;
-    let z = s - a;
-    (s, b - z)
-}
-
-/// 2ProdFMA on lanes (as [`crate::eft::two_prod`]).
-#[inline(always)]
-fn two_prod<L: Lane>(a: L, b: L) -> (L, L) {
-    let p = a * b;
-    (p, a.mul_add(b, -p))
-}
-
-/// VecSum on lanes (as [`crate::eft::vec_sum`]).
-#[inline(always)]
-fn vec_sum<L: Lane>(x: &mut [L]) {
-    let n = x.len();
-    if n < 2 {
-        return;
-    }
-    let mut s = x[n - 1];
-    for i in (0..n - 1).rev() {
-        let (hi, lo) = two_sum(x[i], s);
-        x[i + 1] = lo;
-        s = hi;
-    }
-    x[0] = s;
-}
-
-/// VecSumErrBranch on lanes (as `err_branch` in [`crate::fast`]; `EXACT` selects 2Sum or
-/// Fast2Sum): the scalar version's branch (emit a term when the error is non-zero, stop after
-/// N terms) becomes per-lane selects on a per-lane term count `j`, kept as a float so that
-/// compares and blends vectorise.
-///
-/// Fast path: when none of the first N error terms is zero in any lane (the usual case), the
-/// scalar code emits the first N sums and stops, so only N steps are run; otherwise the whole
-/// group takes the general path below.
-#[inline(always)]
-fn err_branch<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
-    if e.len() > N {
-        let mut out = [zero::<L>(); N];
-        let mut eps = e[0];
-        let mut any = false;
-        for i in 1..=N {
-            let (r, err) = if EXACT {
-                two_sum(eps, e[i])
-            } else {
-                fast_two_sum(eps, e[i])
-            };
-            any |= L::any_zero(err);
-            out[i - 1] = r;
-            eps = err;
-        }
-        if !any {
-            return out;
-        }
-    }
-    err_branch_general::<L, N, EXACT>(e)
-}
-
-/// The general path of [`err_branch`], with per-lane selects.
-#[inline(always)]
-fn err_branch_general<L: Lane, const N: usize, const EXACT: bool>(e: &[L]) -> [L; N] {
-    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let one = L::splat(<L::Scalar as FloatTerm>::ONE);
-    let n_l = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
-    let ks: [L; N] =
-        core::array::from_fn(|k| L::splat(<L::Scalar as FloatTerm>::from_f64(k as f64)));
-    let mut out = [zero; N];
-    let mut j = zero;
-    let mut eps = e[0];
-    for &next in &e[1..] {
-        let (r, err) = if EXACT {
-            two_sum(eps, next)
-        } else {
-            fast_two_sum(eps, next)
-        };
-        for k in 0..N {
-            out[k] = L::select_eq(j, ks[k], L::select_nonzero(err, r, out[k]), out[k]);
-        }
-        let next_eps = L::select_nonzero(err, err, r);
-        let next_j = L::select_nonzero(err, j + one, j);
-        eps = L::select_lt(j, n_l, next_eps, eps);
-        j = L::select_lt(j, n_l, next_j, j);
-    }
-    for k in 0..N {
-        out[k] = L::select_eq(j, ks[k], eps, out[k]);
-    }
-    out
-}
-
-/// VecSum then VecSumErrBranch (as `renorm` in [`crate::fast`]).
-#[inline(always)]
-fn renorm<L: Lane, const N: usize, const EXACT: bool>(list: &mut [L]) -> [L; N] {
-    vec_sum(list);
-    err_branch::<L, N, EXACT>(list)
-}
-
-/// Zero of the lane type.
-#[inline(always)]
-fn zero<L: Lane>() -> L {
-    L::splat(<L::Scalar as FloatTerm>::ZERO)
-}
-
-/// Fast addition on lanes: the same operations as [`Expansion::add_fast`].
-#[inline(always)]
-pub fn add_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
-    let mut out = [zero::<L>(); N];
-    if N == 1 {
-        out[0] = a[0] + b[0];
-    } else if N == 2 {
-        let (s, e) = two_sum(a[0], b[0]);
-        let v = a[1] + b[1];
-        let w = e + v;
-        (out[0], out[1]) = fast_two_sum(s, w);
-    } else {
-        let mut list2 = [[zero::<L>(); N]; 2];
-        let list = list2.as_flattened_mut();
-        for i in 0..N {
-            list[2 * i] = a[i];
-            list[2 * i + 1] = b[i];
-        }
-        out = renorm::<L, N, true>(list);
-    }
-    out
-}
-
-/// Fast addition of one machine number per lane: as [`Expansion::add_term_fast`].
-#[inline(always)]
-pub fn add_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
-    let mut out = [zero::<L>(); N];
-    if N == 1 {
-        out[0] = a[0] + t;
-    } else if N == 2 {
-        let (s, e) = two_sum(a[0], t);
-        let v = a[1] + e;
-        (out[0], out[1]) = fast_two_sum(s, v);
-    } else {
-        let mut list2 = [[zero::<L>(); N]; 2];
-        let list = list2.as_flattened_mut();
-        list[0] = a[0];
-        list[1] = t;
-        list[2..N + 1].copy_from_slice(&a[1..N]);
-        out = renorm::<L, N, true>(&mut list[..N + 1]);
-    }
-    out
-}
-
-/// Fast multiplication on lanes: the same operations as [`Expansion::mul_fast`].
-#[inline(always)]
-pub fn mul_fast<L: Lane, const N: usize>(a: &[L; N], b: &[L; N]) -> [L; N] {
-    let mut out = [zero::<L>(); N];
-    if N == 1 {
-        out[0] = a[0] * b[0];
-    } else if N == 2 {
-        let (p, e) = two_prod(a[0], b[0]);
-        let t = a[0] * b[1];
-        let c = a[1].mul_add(b[0], t);
-        let w = e + c;
-        (out[0], out[1]) = fast_two_sum(p, w);
-    } else {
-        // N² + 1 terms: fits in (N + 1)·N.
-        let mut list2 = [[zero::<L>(); N]; 9];
-        let list = list2.as_flattened_mut();
-        let mut len = 0usize;
-        let mut prev = [zero::<L>(); N];
-        for n in 0..N {
-            let mut cur = [zero::<L>(); N];
-            for i in 0..=n {
-                let (p, e) = two_prod(a[i], b[n - i]);
-                list[len] = p;
-                len += 1;
-                cur[i] = e;
-            }
-            for &e in prev.iter().take(n) {
-                list[len] = e;
-                len += 1;
-            }
-            prev = cur;
-        }
-        let mut last = zero::<L>();
-        for i in 1..N {
-            last = last + a[i] * b[N - i];
-        }
-        for &e in prev.iter().take(N) {
-            last = last + e;
-        }
-        list[len] = last;
-        len += 1;
-        out = renorm::<L, N, false>(&mut list[..len]);
-    }
-    out
-}
-
-/// Fast square on lanes: the same operations as [`Expansion::sqr_fast`].
-#[inline(always)]
-pub fn sqr_fast<L: Lane, const N: usize>(a: &[L; N]) -> [L; N] {
-    let mut out = [zero::<L>(); N];
-    if N == 1 {
-        out[0] = a[0] * a[0];
-    } else if N == 2 {
-        let (p, e) = two_prod(a[0], a[0]);
-        let w = (a[0] + a[0]).mul_add(a[1], e);
-        (out[0], out[1]) = fast_two_sum(p, w);
-    } else {
-        let mut d = [zero::<L>(); N];
-        for i in 0..N {
-            d[i] = a[i] + a[i];
-        }
-        let mut list2 = [[zero::<L>(); N]; 9];
-        let list = list2.as_flattened_mut();
-        let mut len = 0usize;
-        let mut prev = [zero::<L>(); N];
-        let mut prev_len = 0usize;
-        for n in 0..N {
-            let mut cur = [zero::<L>(); N];
-            let mut cur_len = 0usize;
-            for i in 0..=n / 2 {
-                let j = n - i;
-                let (p, e) = if i < j {
-                    two_prod(d[i], a[j])
-                } else {
-                    two_prod(a[i], a[i])
-                };
-                list[len] = p;
-                len += 1;
-                cur[cur_len] = e;
-                cur_len += 1;
-            }
-            for &e in prev.iter().take(prev_len) {
-                list[len] = e;
-                len += 1;
-            }
-            prev = cur;
-            prev_len = cur_len;
-        }
-        let mut last = zero::<L>();
-        for i in 1..=N / 2 {
-            let j = N - i;
-            last = last + if i < j { d[i] * a[j] } else { a[i] * a[i] };
-        }
-        for &e in prev.iter().take(prev_len) {
-            last = last + e;
-        }
-        list[len] = last;
-        len += 1;
-        out = renorm::<L, N, false>(&mut list[..len]);
-    }
-    out
-}
-
-/// Fast multiplication by one machine number per lane: as [`Expansion::mul_term_fast`].
-#[inline(always)]
-pub fn mul_term_fast<L: Lane, const N: usize>(a: &[L; N], t: L) -> [L; N] {
-    let mut out = [zero::<L>(); N];
-    if N == 1 {
-        out[0] = a[0] * t;
-    } else if N == 2 {
-        let (p, e) = two_prod(a[0], t);
-        let w = a[1].mul_add(t, e);
-        (out[0], out[1]) = fast_two_sum(p, w);
-    } else {
-        let mut list2 = [[zero::<L>(); N]; 2];
-        let list = list2.as_flattened_mut();
-        let (p0, mut e_prev) = two_prod(a[0], t);
-        list[0] = p0;
-        let mut len = 1usize;
-        for i in 1..N {
-            let (p, e) = if i + 1 < N {
-                two_prod(a[i], t)
-            } else {
-                (a[i] * t, zero::<L>())
-            };
-            list[len] = p;
-            list[len + 1] = e_prev;
-            len += 2;
-            e_prev = e;
-        }
-        out = renorm::<L, N, false>(&mut list[..len]);
-    }
-    out
-}
-
-/// A parameter broadcast to lanes, multiplied as [`crate::Fast`]'s `mul_param` does: by
-/// [`mul_term_fast`] when the parameter is a single machine number, else by [`mul_fast`].
-#[derive(Clone, Copy, Debug)]
-struct Param<L: Lane, const N: usize> {
-    terms: [L; N],
-    single: bool,
-}
-
-impl<L: Lane, const N: usize> Param<L, N> {
-    fn new(p: &Expansion<L::Scalar, N>) -> Self {
-        Self {
-            terms: core::array::from_fn(|i| L::splat(p.terms()[i])),
-            single: p.is_single_term(),
-        }
-    }
-    #[inline(always)]
-    fn mul(&self, x: &[L; N]) -> [L; N] {
-        if self.single {
-            mul_term_fast(x, self.terms[0])
-        } else {
-            mul_fast(x, &self.terms)
-        }
     }
 }
 
@@ -729,14 +341,11 @@ impl<L: Lane, const N: usize> Block<L, N> {
     }
 
     /// One Hénon step of every orbit, in the documented order of operations
-    /// (x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x) with the fast tier.
+    /// (x² = sqr(x); x' = henon_x(y, a, x²); y' = b·x) with the fast tier.
     #[inline(always)]
     pub fn step(&mut self, p: &Params<L, N>) {
-        let x2 = sqr_fast(&self.x);
-        let t = p.a.mul(&x2);
-        let u = add_term_fast(&self.y, L::splat(<L::Scalar as FloatTerm>::ONE));
-        let neg_t = t.map(|v| -v);
-        let nx = add_fast(&u, &neg_t);
+        let x2 = sqr(&self.x);
+        let nx = henon_x(&self.y, &p.a, &x2);
         let ny = p.b.mul(&self.x);
         self.x = nx;
         self.y = ny;

@@ -32,6 +32,7 @@ pub trait FloatTerm:
     + Mul<Output = Self>
     + Div<Output = Self>
     + Neg<Output = Self>
+    + crate::batch::Lane<Scalar = Self>
 {
     /// Significand precision p in bits (53 or 24).
     const PRECISION: u32;
@@ -50,8 +51,8 @@ pub trait FloatTerm:
     /// Short name used in files and messages (`"f64"` or `"f32"`).
     const NAME: &'static str;
 
-    /// `self * a + b` with a single rounding (hardware FMA on x86-64-v3).
-    fn mul_add(self, a: Self, b: Self) -> Self;
+    // `mul_add` (self·a + b with one rounding, hardware FMA on x86-64-v3) comes from the
+    // `Lane` supertrait: a machine number is a lane type of width 1.
     /// Absolute value.
     fn abs(self) -> Self;
     /// Correctly rounded square root.
@@ -84,10 +85,6 @@ macro_rules! impl_float_term {
             const SPLITTER: Self = $splitter;
             const NAME: &'static str = $name;
 
-            #[inline(always)]
-            fn mul_add(self, a: Self, b: Self) -> Self {
-                <$t>::mul_add(self, a, b)
-            }
             #[inline(always)]
             fn abs(self) -> Self {
                 <$t>::abs(self)

@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The kernel source, embedded at build time.
 pub const KERNEL_SOURCE: &str = include_str!("kernels.cu");
 
-/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in kernels.cu (the shared
-/// memory slots of VecSumErrBranch are laid out per thread of a block of this size).
+/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in kernels.cu (its
+/// `__launch_bounds__`).
 const BLOCK: u32 = 128;
 
 mod sealed {

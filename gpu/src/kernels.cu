@@ -50,75 +50,141 @@ __device__ __forceinline__ void two_sqr(T a, T &p, T &e) {
     e = fma(a, a, -p);
 }
 
-template <bool EXACT>
-__device__ __forceinline__ void sum2(T a, T b, T &s, T &e) {
-    if (EXACT) two_sum(a, b, s, e); else fast_two_sum(a, b, s, e);
-}
-
-// VecSum: x[0] gets the rounded sum, x[1..] the errors.
-template <int M>
-__device__ __forceinline__ void vec_sum(T (&x)[M]) {
-    T s = x[M - 1];
-#pragma unroll
-    for (int i = M - 2; i >= 0; --i) {
-        T hi, lo;
-        two_sum(x[i], s, hi, lo);
-        x[i + 1] = lo;
-        s = hi;
-    }
-    x[0] = s;
-}
-
-// Output slots of VecSumErrBranch, one column per thread of the block (blocks are exactly
-// ORBIT_BLOCK threads): slot k of thread t at g_slots[k * ORBIT_BLOCK + t]. A warp's accesses
-// to one slot row are consecutive words whatever each lane's slot index is, so they are free
-// of bank conflicts.
+// Threads per block of the orbit kernel (gpu/src/device.rs ORBIT_BLOCK).
 #define ORBIT_BLOCK 128
-__shared__ T g_slots[NT * ORBIT_BLOCK];
 
-// VecSumErrBranch (JMMP Alg. 7), the same values as core's `err_branch`: zero errors are
-// skipped, so the output slot j is a run-time value (zero errors are common: exact sums such
-// as u - t under Sterbenz, and zero tail terms). The slots live in shared memory, written at
-// the run-time index (one store per emitted term, instead of a select per slot and step), and
-// a thread leaves as soon as its last slot is filled.
-template <int M, bool EXACT>
-__device__ __forceinline__ E err_branch(const T (&e)[M]) {
-    T *my = g_slots + threadIdx.x;
-    int j = 0;
-    T eps = e[0];
-    bool done = false;
+// ---- level accumulation (core/src/fast.rs `Acc`), N >= 3 -------------------------------------
+// Items are added in ascending level order. The first value reaching a level k < N-1 starts
+// s[k]; later ones are added with 2Sum and the error carried to level k+1 the same way, down to
+// level N-1, summed plainly (with level N). `filled` and `level` depend only on the operation's
+// fixed item pattern: after full unrolling they are compile-time constants (no branch at run
+// time, as on the CPU lanes).
+
+struct Acc {
+    T s[NT];
+    unsigned filled;
+    int level;
+};
+
+__device__ __forceinline__ void acc_init(Acc &q) {
 #pragma unroll
-    for (int i = 1; i < M; ++i) {
-        T r, err;
-        sum2<EXACT>(eps, e[i], r, err);
-        if (err != T(0)) {
-            my[j * ORBIT_BLOCK] = r;
-            if (j + 1 >= NT) {
-                done = true;
-                break;
+    for (int k = 0; k < NT; ++k) q.s[k] = T(0);
+    q.filled = 0u;
+    q.level = 0;
+}
+
+__device__ __forceinline__ void acc_add(Acc &q, int level, T v) {
+    T c = v;
+    bool placed = false;
+#pragma unroll
+    for (int k = 0; k < NT - 1; ++k) {
+        if (k >= level && !placed) {
+            if ((q.filled & (1u << k)) == 0u) {
+                q.s[k] = c;
+                q.filled |= 1u << k;
+                placed = true;
+            } else {
+                T h, e;
+                two_sum(q.s[k], c, h, e);
+                q.s[k] = h;
+                c = e;
             }
-            j += 1;
-            eps = err;
-        } else {
-            eps = r;
         }
     }
-    if (!done) {
-        my[j * ORBIT_BLOCK] = eps;
+    if (!placed) q.s[NT - 1] = q.s[NT - 1] + c;
+}
+
+__device__ __forceinline__ void acc_push(Acc &q, T v) { acc_add(q, q.level, v); }
+__device__ __forceinline__ void acc_end_level(Acc &q) { q.level += 1; }
+
+// VecSum (bottom-up 2Sum) over the N level sums, then one top-down 2Sum pass.
+__device__ __forceinline__ E acc_finish(const Acc &q) {
+    T s[NT];
 #pragma unroll
-        for (int k = 1; k < NT; ++k)
-            if (k > j) my[k * ORBIT_BLOCK] = T(0);
+    for (int k = 0; k < NT; ++k) s[k] = q.s[k];
+    T acc = s[NT - 1];
+#pragma unroll
+    for (int i = NT - 2; i >= 0; --i) {
+        T h, e;
+        two_sum(s[i], acc, h, e);
+        s[i + 1] = e;
+        acc = h;
     }
+    s[0] = acc;
     E out;
+    T eps = s[0];
 #pragma unroll
-    for (int k = 0; k < NT; ++k) out.t[k] = my[k * ORBIT_BLOCK];
+    for (int i = 1; i < NT; ++i) {
+        T r, e;
+        two_sum(eps, s[i], r, e);
+        out.t[i - 1] = r;
+        eps = e;
+    }
+    out.t[NT - 1] = eps;
     return out;
 }
 
-template <int M, bool EXACT>
-__device__ __forceinline__ E renorm(T (&list)[M]) {
-    vec_sum<M>(list);
-    return err_branch<M, EXACT>(list);
+// The truncated product x*y (core's `push_product`): level n < N: x_i*y_{n-i} by 2ProdFMA
+// (i ascending), then the errors of level n-1's products; level N: the plain products
+// x_i*y_{N-i} (i = 1..N-1), then the errors of level N-1's products. NEG negates every item;
+// with LEAD (the fused Hénon x'), `lead` comes first on level 0 and ys[n] first on level n.
+template <bool NEG, bool LEAD>
+__device__ __forceinline__ void push_product(Acc &q, const E &x, const E &y, T lead, const E &ys) {
+    T prev[NT];
+    T cur[NT];
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+        if (LEAD) {
+            if (n == 0) acc_push(q, lead);
+            acc_push(q, ys.t[n]);
+        }
+#pragma unroll
+        for (int i = 0; i <= n; ++i) {
+            T p, e;
+            two_prod(x.t[i], y.t[n - i], p, e);
+            acc_push(q, NEG ? -p : p);
+            cur[i] = e;
+        }
+#pragma unroll
+        for (int i = 0; i < n; ++i) acc_push(q, NEG ? -prev[i] : prev[i]);
+#pragma unroll
+        for (int i = 0; i <= n; ++i) prev[i] = cur[i];
+        acc_end_level(q);
+    }
+#pragma unroll
+    for (int i = 1; i < NT; ++i) {
+        T p = x.t[i] * y.t[NT - i];
+        acc_push(q, NEG ? -p : p);
+    }
+#pragma unroll
+    for (int i = 0; i < NT; ++i) acc_push(q, NEG ? -prev[i] : prev[i]);
+    acc_end_level(q);
+}
+
+// x*t for one machine number t (core's `push_term_product`): level 0: p_0; level n >= 1: p_n,
+// e_{n-1}, with p_{N-1} a plain product.
+template <bool NEG, bool LEAD>
+__device__ __forceinline__ void push_term_product(Acc &q, const E &x, T t, T lead, const E &ys) {
+    T e_prev = T(0);
+#pragma unroll
+    for (int n = 0; n < NT; ++n) {
+        if (LEAD) {
+            if (n == 0) acc_push(q, lead);
+            acc_push(q, ys.t[n]);
+        }
+        T p, e;
+        if (n + 1 < NT) {
+            two_prod(x.t[n], t, p, e);
+        } else {
+            p = x.t[n] * t;
+            e = T(0);
+        }
+        acc_push(q, NEG ? -p : p);
+        if (n > 0) acc_push(q, NEG ? -e_prev : e_prev);
+        e_prev = e;
+        acc_end_level(q);
+    }
+    acc_end_level(q);
 }
 
 // ---- the fast tier (core/src/fast.rs) --------------------------------------------------------
@@ -141,21 +207,21 @@ __device__ __forceinline__ E add_fast(const E &a, const E &b) {
     T w = e + v;
     fast_two_sum(s, w, out.t[0], out.t[1]);
 #else
-    T list[2 * NT];
+    Acc q;
+    acc_init(q);
 #pragma unroll
-    for (int i = 0; i < NT; ++i) {
-        list[2 * i] = a.t[i];
-        list[2 * i + 1] = b.t[i];
+    for (int n = 0; n < NT; ++n) {
+        acc_push(q, a.t[n]);
+        acc_push(q, b.t[n]);
+        acc_end_level(q);
     }
-    out = renorm<2 * NT, true>(list);
+    acc_end_level(q);
+    out = acc_finish(q);
 #endif
     return out;
 }
 
 __device__ __forceinline__ E sub_fast(const E &a, const E &b) { return add_fast(a, e_neg(b)); }
-
-// Number of terms in the general product's list: N^2 + 1.
-#define MUL_LEN (NT * NT + 1)
 
 __device__ __forceinline__ E mul_fast(const E &a, const E &b) {
     E out;
@@ -169,42 +235,12 @@ __device__ __forceinline__ E mul_fast(const E &a, const E &b) {
     T w = e + c;
     fast_two_sum(p, w, out.t[0], out.t[1]);
 #else
-    T list[MUL_LEN];
-    int len = 0;
-    T prev[8];
-    T cur[8];
-#pragma unroll
-    for (int n = 0; n < NT; ++n) {
-#pragma unroll
-        for (int i = 0; i <= n; ++i) {
-            T p, e;
-            two_prod(a.t[i], b.t[n - i], p, e);
-            list[len++] = p;
-            cur[i] = e;
-        }
-#pragma unroll
-        for (int i = 0; i < n; ++i) list[len++] = prev[i];
-#pragma unroll
-        for (int i = 0; i <= n; ++i) prev[i] = cur[i];
-    }
-    T last = T(0);
-#pragma unroll
-    for (int i = 1; i < NT; ++i) last = last + a.t[i] * b.t[NT - i];
-#pragma unroll
-    for (int i = 0; i < NT; ++i) last = last + prev[i];
-    list[len++] = last;
-    out = renorm<MUL_LEN, false>(list);
+    Acc q;
+    acc_init(q);
+    push_product<false, false>(q, a, b, T(0), a);
+    out = acc_finish(q);
 #endif
     return out;
-}
-
-// Number of terms in the square's list: products of order < N (i <= j), errors of order < N-1,
-// and the summed last term.
-__host__ __device__ constexpr int sqr_len() {
-    int len = 0;
-    for (int n = 0; n < NT; ++n) len += n / 2 + 1;
-    for (int n = 0; n < NT - 1; ++n) len += n / 2 + 1;
-    return len + 1;
 }
 
 __device__ __forceinline__ E sqr_fast(const E &a) {
@@ -217,14 +253,15 @@ __device__ __forceinline__ E sqr_fast(const E &a) {
     T w = fma(a.t[0] + a.t[0], a.t[1], e);
     fast_two_sum(p, w, out.t[0], out.t[1]);
 #else
+    // Level n < N: 2a_i*a_{n-i} (i < n-i) and a_i^2 (2i = n), i ascending, then the errors of
+    // level n-1's products; level N: the plain products of order N, then the last errors.
     T d[NT];
 #pragma unroll
     for (int i = 0; i < NT; ++i) d[i] = a.t[i] + a.t[i];
-    constexpr int L = sqr_len();
-    T list[L];
-    int len = 0;
-    T prev[8];
-    T cur[8];
+    Acc q;
+    acc_init(q);
+    T prev[NT];
+    T cur[NT];
     int prev_len = 0;
 #pragma unroll
     for (int n = 0; n < NT; ++n) {
@@ -234,25 +271,25 @@ __device__ __forceinline__ E sqr_fast(const E &a) {
             int j = n - i;
             T p, e;
             if (i < j) two_prod(d[i], a.t[j], p, e); else two_sqr(a.t[i], p, e);
-            list[len++] = p;
+            acc_push(q, p);
             cur[cur_len++] = e;
         }
 #pragma unroll
-        for (int i = 0; i < prev_len; ++i) list[len++] = prev[i];
+        for (int i = 0; i < prev_len; ++i) acc_push(q, prev[i]);
 #pragma unroll
         for (int i = 0; i < cur_len; ++i) prev[i] = cur[i];
         prev_len = cur_len;
+        acc_end_level(q);
     }
-    T last = T(0);
 #pragma unroll
     for (int i = 1; i <= NT / 2; ++i) {
         int j = NT - i;
-        last = last + ((i < j) ? d[i] * a.t[j] : a.t[i] * a.t[i]);
+        acc_push(q, (i < j) ? d[i] * a.t[j] : a.t[i] * a.t[i]);
     }
 #pragma unroll
-    for (int i = 0; i < prev_len; ++i) last = last + prev[i];
-    list[len++] = last;
-    out = renorm<L, false>(list);
+    for (int i = 0; i < prev_len; ++i) acc_push(q, prev[i]);
+    acc_end_level(q);
+    out = acc_finish(q);
 #endif
     return out;
 }
@@ -267,25 +304,10 @@ __device__ __forceinline__ E mul_term_fast(const E &a, T t) {
     T w = fma(a.t[1], t, e);
     fast_two_sum(p, w, out.t[0], out.t[1]);
 #else
-    T list[2 * NT - 1];
-    T e_prev;
-    two_prod(a.t[0], t, list[0], e_prev);
-    int len = 1;
-#pragma unroll
-    for (int i = 1; i < NT; ++i) {
-        T p, e;
-        if (i + 1 < NT) {
-            two_prod(a.t[i], t, p, e);
-        } else {
-            p = a.t[i] * t;
-            e = T(0);
-        }
-        list[len] = p;
-        list[len + 1] = e_prev;
-        len += 2;
-        e_prev = e;
-    }
-    out = renorm<2 * NT - 1, false>(list);
+    Acc q;
+    acc_init(q);
+    push_term_product<false, false>(q, a, t, T(0), a);
+    out = acc_finish(q);
 #endif
     return out;
 }
@@ -300,12 +322,18 @@ __device__ __forceinline__ E add_term_fast(const E &a, T t) {
     T v = a.t[1] + e;
     fast_two_sum(s, v, out.t[0], out.t[1]);
 #else
-    T list[NT + 1];
-    list[0] = a.t[0];
-    list[1] = t;
+    Acc q;
+    acc_init(q);
+    acc_push(q, a.t[0]);
+    acc_push(q, t);
+    acc_end_level(q);
 #pragma unroll
-    for (int i = 1; i < NT; ++i) list[i + 1] = a.t[i];
-    out = renorm<NT + 1, true>(list);
+    for (int n = 1; n < NT; ++n) {
+        acc_push(q, a.t[n]);
+        acc_end_level(q);
+    }
+    acc_end_level(q);
+    out = acc_finish(q);
 #endif
     return out;
 }
@@ -318,13 +346,32 @@ __device__ __forceinline__ E mul_param(const E &x, const E &p, bool p_single) {
     return mul_fast(x, p);
 }
 
-// One Hénon step in the fixed order: x2 = sqr(x); t = a*x2; u = y + 1; x' = u - t; y' = b*x.
+// The new x of a Hénon step, 1 + y - a*x2 (core's `henon_x`): N <= 2 as (y + 1) - a*x2 by
+// three operations; N >= 3 fused into one level accumulation: level 0: 1, y_0, then -(a*x2's
+// level-0 items); level n: y_n, then -(a*x2's level-n items).
+template <bool SINGLE>
+__device__ __forceinline__ E henon_x(const E &y, const E &a, bool a1, const E &x2) {
+#if NT <= 2
+    E t = mul_param<SINGLE>(x2, a, a1);
+    E u = add_term_fast(y, T(1));
+    return sub_fast(u, t);
+#else
+    Acc q;
+    acc_init(q);
+    if (SINGLE || a1) {
+        push_term_product<true, true>(q, x2, a.t[0], T(1), y);
+    } else {
+        push_product<true, true>(q, x2, a, T(1), y);
+    }
+    return acc_finish(q);
+#endif
+}
+
+// One Hénon step in the fixed order: x2 = sqr(x); x' = henon_x(y, a, x2); y' = b*x.
 template <bool SINGLE>
 __device__ __forceinline__ void henon_step(const E &a, const E &b, bool a1, bool b1, E &x, E &y) {
     E x2 = sqr_fast(x);
-    E t = mul_param<SINGLE>(x2, a, a1);
-    E u = add_term_fast(y, T(1));
-    E nx = sub_fast(u, t);
+    E nx = henon_x<SINGLE>(y, a, a1, x2);
     E ny = mul_param<SINGLE>(x, b, b1);
     x = nx;
     y = ny;

@@ -8,6 +8,7 @@
 //! Without a usable GPU every mode fails with the probe's reason (exit code 2).
 
 use super::{bench::Args, CliError, CmdResult, Outcome};
+use expanse_core::batch::{Block, Lane, Params};
 use expanse_core::Expansion;
 use expanse_gpu::{
     check_batch, reference_batch, DeviceSelection, GpuContext, GpuTerm, OrbitBatch, OrbitRecord,
@@ -149,58 +150,95 @@ fn check(ctx: &GpuContext) -> CmdResult {
 
 // ---- FP64 instruction counts from the source -----------------------------------------------
 
-/// FP64 (or FP32, for f32 terms) add/mul/FMA instructions of one Hénon step in the search
-/// arithmetic, counted from `core/src/fast.rs` / `kernels.cu` on the usual path (no zero
-/// error term, so VecSumErrBranch stops after N steps); `single` = parameters held as one
-/// term. Comparisons and moves are not counted.
+/// FP64 (or FP32, for f32 terms) add/sub/mul/FMA instructions of one Hénon step in the search
+/// arithmetic (negations and moves not counted); `single` = parameters held as one term. The
+/// arithmetic is branch-free (`core/src/fast.rs`), so the count does not depend on the data: it
+/// is taken by running one step of the very code the kernels mirror on [`Counted`], a lane type
+/// that counts the operations applied to it.
 pub fn fp64_per_step(n: usize, single: bool) -> u64 {
-    let n64 = n as u64;
-    let (two_sum, f2s, two_prod) = (6u64, 3u64, 2u64);
-    let vec_sum = |m: u64| 6 * (m - 1);
     match n {
-        1 => 5,
-        2 => {
-            let sqr = two_prod + 1 + 1 + f2s;
-            let mul_term = two_prod + 1 + f2s;
-            let mul = two_prod + 1 + 1 + 1 + f2s;
-            let add_term = two_sum + 1 + f2s;
-            let add = two_sum + 1 + 1 + f2s;
-            let mp = if single { mul_term } else { mul };
-            sqr + 2 * mp + add_term + add
-        }
-        _ => {
-            let add = vec_sum(2 * n64) + two_sum * n64;
-            let add_term = vec_sum(n64 + 1) + two_sum * n64;
-            let mul_term = two_prod * (n64 - 1) + 1 + vec_sum(2 * n64 - 1) + f2s * n64;
-            let mul = two_prod * (n64 * (n64 + 1) / 2)
-                + 2 * (n64 - 1)
-                + n64
-                + vec_sum(n64 * n64 + 1)
-                + f2s * n64;
-            // Square: products i ≤ j of order < N, doublings 2·a_i used, the last term.
-            let mut prods = 0u64;
-            let mut errs = 0u64;
-            for k in 0..n {
-                prods += (k / 2 + 1) as u64;
-                if k + 1 < n {
-                    errs += (k / 2 + 1) as u64;
-                }
-            }
-            let doublings = n64.div_ceil(2);
-            let last_terms = (n / 2) as u64;
-            let last_errs = ((n - 1) / 2 + 1) as u64;
-            let len = prods + errs + 1;
-            let sqr = doublings
-                + two_prod * prods
-                + last_terms
-                + last_terms
-                + last_errs
-                + vec_sum(len)
-                + f2s * n64;
-            let mp = if single { mul_term } else { mul };
-            sqr + 2 * mp + add_term + add
-        }
+        1 => count_step::<1>(single),
+        2 => count_step::<2>(single),
+        3 => count_step::<3>(single),
+        4 => count_step::<4>(single),
+        5 => count_step::<5>(single),
+        6 => count_step::<6>(single),
+        7 => count_step::<7>(single),
+        _ => count_step::<8>(single),
     }
+}
+
+thread_local! {
+    /// Operations applied to [`Counted`] values on this thread.
+    static OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// An f64 that counts every add, sub, mul and FMA applied to it (in [`OPS`]).
+#[derive(Clone, Copy, Debug)]
+struct Counted(f64);
+
+fn tick() {
+    OPS.with(|c| c.set(c.get() + 1));
+}
+
+macro_rules! counted_op {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl std::ops::$tr for Counted {
+            type Output = Self;
+            fn $f(self, o: Self) -> Self {
+                tick();
+                Counted(self.0 $op o.0)
+            }
+        }
+    };
+}
+counted_op!(Add, add, +);
+counted_op!(Sub, sub, -);
+counted_op!(Mul, mul, *);
+
+impl std::ops::Neg for Counted {
+    type Output = Self;
+    fn neg(self) -> Self {
+        Counted(-self.0)
+    }
+}
+
+impl Lane for Counted {
+    type Scalar = f64;
+    const WIDTH: usize = 1;
+    fn splat(v: f64) -> Self {
+        Counted(v)
+    }
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        tick();
+        Counted(self.0.mul_add(a.0, b.0))
+    }
+    fn get(&self, _l: usize) -> f64 {
+        self.0
+    }
+    fn set(&mut self, _l: usize, v: f64) {
+        self.0 = v;
+    }
+}
+
+/// Operations of one step of [`Block::step`] on [`Counted`] lanes, parameters (1.4, 0.3) as one
+/// term (`single`) or as N-term expansions.
+fn count_step<const N: usize>(single: bool) -> u64 {
+    let (a, b): (Expansion<f64, N>, Expansion<f64, N>) = if single {
+        (Expansion::from_f64(1.4), Expansion::from_f64(0.3))
+    } else {
+        (
+            "1.4".parse().expect("constant parses"),
+            "0.3".parse().expect("constant parses"),
+        )
+    };
+    let p = Params::<Counted, N>::new(&a, &b);
+    let x: Expansion<f64, N> = "0.631354477".parse().expect("constant parses");
+    let y: Expansion<f64, N> = "0.189406343".parse().expect("constant parses");
+    let mut blk = Block::<Counted, N>::load(&[x], &[y]);
+    let before = OPS.with(|c| c.get());
+    blk.step(&p);
+    OPS.with(|c| c.get()) - before
 }
 
 // ---- throughput ----------------------------------------------------------------------------
@@ -490,18 +528,20 @@ fn experiment(ctx: &GpuContext, scale: f64) -> CmdResult {
 mod tests {
     use super::*;
 
-    /// Hand counts: N = 1 is 5 IEEE operations; N = 2 with one-term parameters is
-    /// sqr 7 + 2 × mul_term 6 + add_term 10 + add 11 = 40.
+    /// Hand counts from the source: N = 1 is 5 IEEE operations; N = 2 with one-term parameters
+    /// is sqr 7 + 2 × mul_term 6 + add_term 10 + add 11 = 40 (general parameters: mul 8).
+    /// N = 3, one-term parameters (level accumulation, `core/src/fast.rs`):
+    /// sqr = doublings 3 + level 0: 2ProdFMA 2; level 1: 2 + e₀₀'s 2Sum 6 + carry add 1;
+    /// level 2: two products 4 + 3 adds; level 3: product 1 + 3 adds; renormalisation 4 2Sums
+    /// 24 → 49. henon_x = level 0: y₀'s 2Sum 6, product 2, −p₀'s 2Sum 6 + 2Sum 6 + add 1;
+    /// level 1: y₁ 7, product 2, −p₁ 7, −e₀ 7; level 2: y₂ 1, plain product 1 + 1, −e₁ 1;
+    /// renormalisation 24 → 72. b·x = products 2 + 2, e₀ 6 + 1, level 2: 1 + 1 + 1,
+    /// renormalisation 24 → 38. Total 159.
     #[test]
     fn source_counts_of_small_n() {
         assert_eq!(fp64_per_step(1, true), 5);
         assert_eq!(fp64_per_step(2, true), 40);
         assert_eq!(fp64_per_step(2, false), 44);
-        // N = 3, one-term parameters: add 30+18, add_term 18+18, mul_term 4+1+24+9 = 38 (×2),
-        // sqr: doublings 2, products 4 (8), last 1+1+2, list 4+2+1 = 7 → vec_sum 36, err 9.
-        assert_eq!(
-            fp64_per_step(3, true),
-            48 + 36 + 76 + (2 + 8 + 1 + 1 + 2 + 36 + 9)
-        );
+        assert_eq!(fp64_per_step(3, true), 49 + 72 + 38);
     }
 }
