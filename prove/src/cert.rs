@@ -22,7 +22,7 @@
 //! | `trace`, `det` | `{lo, hi}` enclosures of tr Dh^p and det Dh^p over the boxes |
 //! | `stability` | `attracting`, `not-attracting`, `undecided` |
 //! | `cross_check` | `{method: "krawczyk-2d-direct", bits, proved, centre, radii, trace, stability, agrees}` or `{skipped: true}` |
-//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
+//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence: {kind, bits, solve_bits}, stability: {kind, bits}, cross_check: {kind, bits, jacobian_bits}, attempts: [{kind, bits, outcome, us}]}` (informative: what ran at which precision; not read by verify) |
 //! | `timings_us` | `{refine, existence, stability, cross_check, total}`; `timings.total_s` the total in seconds |
 //!
 //! `expanse verify` ([`crate::verify`]) recomputes every inclusion from `a`, `b`, `period`,
@@ -173,9 +173,9 @@ pub fn certificate(pr: &Proof) -> Value {
             "summary": format!("{} {} bits", pr.kind, pr.bits),
             "growth_bits": {"l1": format!("{:.3}", pr.growth.l1), "l2": format!("{:.3}", pr.growth.l2)},
             "refine": {"kind": "mpfr-float", "bits": pr.refine.0, "iterations": pr.refine.1},
-            "existence": {"kind": pr.kind, "bits": pr.bits},
-            "stability": {"kind": pr.kind, "bits": pr.bits},
-            "cross_check": pr.cross.as_ref().map(|c| json!({"kind": "mpfr-interval", "bits": c.bits})),
+            "existence": {"kind": pr.kind, "bits": pr.bits, "solve_bits": pr.solve_bits},
+            "stability": {"kind": pr.kind, "bits": pr.stab_bits},
+            "cross_check": pr.cross.as_ref().map(|c| json!({"kind": "mpfr-interval", "bits": c.bits, "jacobian_bits": c.jacobian_bits})),
             "attempts": pr.attempts.iter().map(|a| json!({"kind": a.kind, "bits": a.bits, "outcome": a.outcome, "us": us(a.ms)})).collect::<Vec<_>>(),
         },
         "timings_us": {

@@ -10,6 +10,13 @@
 //! over Z then decides stability by the same Jury test. Direct shooting wraps like the
 //! products of |Dh|, so it needs about twice the bits of the main proof; it is run at a
 //! precision chosen from the measured growth.
+//!
+//! Only ž and F(ž) need the full precision P (the residual C·F(ž) must be near 2^(−P)·Γ). The
+//! Jacobian over Z enters through B = I − C·DF(Z), which multiplies Z − ž (radius about
+//! 2^(−P/2)): its enclosure needs width well below 1, i.e. about log₂ Γ + margin bits, and C
+//! may be any matrix. Both are therefore computed at [`jacobian_bits`]`(P)` ≈ 0.55·P + 96 bits
+//! (the interval inputs rounded outward, so every enclosure still contains the exact set), and
+//! at P only if that fails. The choice depends on P alone, so `verify` repeats it exactly.
 
 use crate::ivl::{Ivl, MpIv};
 use crate::krawczyk::ipow;
@@ -31,8 +38,10 @@ pub struct CrossCheck {
     pub trace: Option<MpIv>,
     /// Stability decision over Z.
     pub decision: Stability,
-    /// Precision used (bits).
+    /// Precision used (bits) for ž and F(ž).
     pub bits: u32,
+    /// Precision of the Jacobian enclosure over Z and of the preconditioner.
+    pub jacobian_bits: u32,
     /// max |K − ž|/ρ (rounded up), informative.
     pub contraction: f64,
     /// What went wrong, if anything.
@@ -106,8 +115,36 @@ fn point_monodromy(a: &Float, b: &Float, x: &Float, y: &Float, p: usize, prec: u
     m
 }
 
-/// Runs the 2-D Krawczyk around ž = (x0, b̌·x_{p−1}) at `prec` bits.
+/// Precision of the Jacobian over Z and of the preconditioner when ž and F(ž) use `prec` bits:
+/// 0.55·prec + 96 (the main proof runs at P ≈ 2.1·log₂ Γ, so this is about 1.15·log₂ Γ + 131),
+/// rounded up to a multiple of 32, at most `prec`.
+pub fn jacobian_bits(prec: u32) -> u32 {
+    ((prec as f64 * 0.55) as u32 + 96)
+        .div_ceil(32)
+        .saturating_mul(32)
+        .min(prec)
+}
+
+/// Runs the 2-D Krawczyk around ž = (x0, b̌·x_{p−1}) at `prec` bits, the Jacobian at
+/// [`jacobian_bits`]`(prec)` and, if that does not prove it, at `prec`.
 pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32) -> CrossCheck {
+    let q = jacobian_bits(prec);
+    let first = cross_check_at(x0, xlast, p, pb, prec, q);
+    if first.proved || q >= prec {
+        return first;
+    }
+    cross_check_at(x0, xlast, p, pb, prec, prec)
+}
+
+/// [`cross_check`] with the Jacobian and preconditioner at `q ≤ prec` bits.
+fn cross_check_at(
+    x0: &Float,
+    xlast: &Float,
+    p: usize,
+    pb: &ParamBox,
+    prec: u32,
+    q: u32,
+) -> CrossCheck {
     let ia = MpIv::from_bounds(&pb.a.lo, &pb.a.hi, prec);
     let ib = MpIv::from_bounds(&pb.b.lo, &pb.b.hi, prec);
     let zx = Float::with_val(prec, x0);
@@ -119,6 +156,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
         trace: None,
         decision: Stability::Undecided,
         bits: prec,
+        jacobian_bits: q,
         contraction: f64::INFINITY,
         reason: Some(reason),
     };
@@ -136,22 +174,23 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
     let fx = fx.sub(&MpIv::point(&zx, prec));
     let fy = fy.sub(&MpIv::point(&zy, prec));
     // Point monodromy at ž (floating point) for the preconditioner C ≈ (Dh^p(ž) − I)⁻¹.
-    let mc = point_monodromy(&pb.a.centre, &pb.b.centre, &zx, &zy, p, prec);
+    // (At q bits: any C is sound; q ≈ log₂ Γ bits keep I − C·DF(Z) small.)
+    let mc = point_monodromy(&pb.a.centre, &pb.b.centre, &zx, &zy, p, q);
     let (a11, a12, a21, a22) = (
-        Float::with_val(prec, &mc[0] - 1u32),
+        Float::with_val(q, &mc[0] - 1u32),
         mc[1].clone(),
         mc[2].clone(),
-        Float::with_val(prec, &mc[3] - 1u32),
+        Float::with_val(q, &mc[3] - 1u32),
     );
-    let det = Float::with_val(prec, &a11 * &a22) - Float::with_val(prec, &a12 * &a21);
+    let det = Float::with_val(q, &a11 * &a22) - Float::with_val(q, &a12 * &a21);
     if det.is_zero() || !det.is_finite() {
         return fail("Dh^p(ž) − I numerically singular".into(), zero2);
     }
     let c = [
-        MpIv::point(&Float::with_val(prec, &a22 / &det), prec),
-        MpIv::point(&(-Float::with_val(prec, &a12 / &det)), prec),
-        MpIv::point(&(-Float::with_val(prec, &a21 / &det)), prec),
-        MpIv::point(&Float::with_val(prec, &a11 / &det), prec),
+        MpIv::point(&Float::with_val(q, &a22 / &det), q),
+        MpIv::point(&(-Float::with_val(q, &a12 / &det)), q),
+        MpIv::point(&(-Float::with_val(q, &a21 / &det)), q),
+        MpIv::point(&Float::with_val(q, &a11 / &det), q),
     ];
     // −C·F(ž)
     let cf_x = c[0].mul(&fx).add(&c[1].mul(&fy)).neg();
@@ -180,10 +219,13 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
     }
     starts.push(rho);
     let one = MpIv::int(1, prec);
+    // The parameter box for the Jacobian, rounded outward to q bits.
+    let iaq = MpIv::from_bounds(&pb.a.lo, &pb.a.hi, q);
+    let ibq = MpIv::from_bounds(&pb.b.lo, &pb.b.hi, q);
     let mut last = fail("not run".into(), zero2.clone());
     for (si, start) in starts.iter().enumerate() {
         let res = krawczyk_2d(
-            &ia,
+            (&iaq, &ibq),
             &ib,
             &zx,
             &zy,
@@ -193,7 +235,7 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
             start.clone(),
             &one,
             p,
-            prec,
+            (prec, q),
         );
         match res {
             Ok(cc) => return cc,
@@ -208,9 +250,11 @@ pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32
     last
 }
 
+/// The Krawczyk iteration with ε-inflation: `jac` = (a, b) boxes at q bits for the Jacobian
+/// over Z, `ib` the b box at `prec` bits for det = (−b)^p, `bits` = (prec, q).
 #[allow(clippy::too_many_arguments)]
 fn krawczyk_2d(
-    ia: &MpIv,
+    jac: (&MpIv, &MpIv),
     ib: &MpIv,
     zx: &Float,
     zy: &Float,
@@ -220,16 +264,19 @@ fn krawczyk_2d(
     mut rho: [Float; 2],
     one: &MpIv,
     p: usize,
-    prec: u32,
+    bits: (u32, u32),
 ) -> Result<CrossCheck, (String, [Float; 2])> {
-    let (ia, ib, one) = (ia.clone(), ib.clone(), one.clone());
+    let (prec, q) = bits;
+    let (ia, ibq, ib, one) = (jac.0.clone(), jac.1.clone(), ib.clone(), one.clone());
     let up = |v: &Float| Float::with_val_round(53, v, Round::Up).0;
     for _ in 0..12 {
         let ex = MpIv::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
         let ey = MpIv::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
-        let bxz = MpIv::point(&zx, prec).add(&ex);
-        let byz = MpIv::point(&zy, prec).add(&ey);
-        let (_, m) = shoot(&ia, &ib, bxz, byz, p, prec, true);
+        // Z rounded outward to q bits (a superset of Z: the enclosure of DF over it contains
+        // DF over Z).
+        let bxz = MpIv::point(zx, q).add(&ex);
+        let byz = MpIv::point(zy, q).add(&ey);
+        let (_, m) = shoot(&ia, &ibq, bxz, byz, p, q, true);
         let df = [m[0].sub(&one), m[1].clone(), m[2].clone(), m[3].sub(&one)];
         // B = I − C·DF(Z), formed before applying it.
         let b11 = one.sub(&c[0].mul(&df[0]).add(&c[1].mul(&df[2])));
@@ -264,6 +311,7 @@ fn krawczyk_2d(
                 trace: Some(trace),
                 decision,
                 bits: prec,
+                jacobian_bits: q,
                 contraction: worst,
                 reason: None,
             });

@@ -11,8 +11,11 @@
 //!    outward-rounded binary endpoints; `--param-radius r` widens it to value ± r
 //!    ([`params`]). The certificate says whether the box is exactly the given number.
 //! 2. Refinement: Newton's method on the cyclic system G_i(x) = x_{i+1} − 1 + a·x_i² − b·x_{i−1}
-//!    in MPFR at the precision the proof will need, damped, precision doubling
-//!    ([`orbit::refine`]).
+//!    in MPFR, each step solved by banded Gaussian elimination with partial pivoting (the
+//!    cyclic system folded into a band; backward stable, and the system is well conditioned:
+//!    ‖A⁻¹‖ ≈ 2^9 along period-10 000 orbits at (1.4, 0.3)), damped while the steps are large,
+//!    then with the precision following the accuracy (doubling each step) up to the proof's
+//!    bits + 64 ([`orbit::refine`]).
 //! 3. Existence and uniqueness: Krawczyk on the multiple-shooting system in scalar form with
 //!    C = A⁻¹ exact, applied by an O(p) recurrence closed by a 2×2 solve, parameter-box terms
 //!    included, ε-inflation ([`krawczyk`]); the outcome enum carries its evidence
@@ -23,16 +26,16 @@
 //!    log₂ of the point recurrence's growth ≈ λp/ln 2, l2 = log₂ of the growth of interval
 //!    widths under it): f64 intervals ([`ivl::F64Iv`], inari), then expansion intervals with
 //!    2–4 terms ([`ivl::ExpIv`], `expanse-interval`), then MPFR intervals ([`ivl::MpIv`]).
-//!    For MPFR, one probe evaluation of the Krawczyk operator with zero radii at about
-//!    1.35·(l1 + l2) bits measures the amplification Γ of the interval solve
-//!    (|A⁻¹G(x̌)| ≈ Γ·2^(−bits)), and the proof runs at 2.05·log₂ Γ + 64 bits (the estimate
-//!    2.1·(l1 + l2) + 64 when the probe is inconclusive), raised by ×1.3 on failure. Every
-//!    attempt, the probe included, is recorded in the certificate. Only the centres and the
+//!    For MPFR, the proof runs at 2.1·log₂ Γ + 64 bits, where log₂ Γ = l1 + l2 is the
+//!    amplification of the interval cyclic solve (|A⁻¹w| ≈ Γ·|w| for a box w; a direct
+//!    measurement agrees with l1 + l2 to within 2 bits at periods 100 to 10 000), raised by
+//!    ×1.3 on failure. Every attempt is recorded in the certificate. Only the centres and the
 //!    residual need those bits: the O(p) cyclic solve runs at about 1.1·log₂ Γ + 96 bits
-//!    ([`krawczyk::eval_split`], inputs rounded outward), and Newton works at the proof's
-//!    bits + 64 with its linear solves at the precision the correction needs.
+//!    ([`krawczyk::eval_split`], inputs rounded outward), and so does the stability
+//!    enclosure (the full bits only when that cannot decide).
 //! 6. Cross-check: an independent 2-D Krawczyk on h^p(z) − z in MPFR intervals
-//!    ([`crosscheck`]); the status needs it to agree.
+//!    ([`crosscheck`]; h^p(ž) at the proof's bits, the Jacobian over the box and the
+//!    preconditioner at about 0.55 times that); the status needs it to agree.
 //! 7. Certificates ([`cert`], schema `expanse-certificate/1`, atomic writes) and independent
 //!    verification ([`verify`]).
 //!
