@@ -112,7 +112,7 @@ pub fn certificate(pr: &Proof) -> Value {
             "proved": cc.proved,
             "centre": [to_hex(&cc.centre[0]), to_hex(&cc.centre[1])],
             "radii": [to_hex(&cc.radii[0]), to_hex(&cc.radii[1])],
-            "trace": iv_json(&cc.trace.as_ref().map(|t| { use crate::ivl::Ivl; (t.lo(), t.hi()) })),
+            "trace": iv_json(&cc.trace),
             "stability": stab_str(cc.decision),
             "contraction": format!("{:.6e}", cc.contraction),
             "agrees": cc.proved && cc.decision == pr.stability,

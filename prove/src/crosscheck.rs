@@ -18,7 +18,7 @@
 //! (the interval inputs rounded outward, so every enclosure still contains the exact set), and
 //! at P only if that fails. The choice depends on P alone, so `verify` repeats it exactly.
 
-use crate::ivl::{Ivl, MpIv};
+use crate::ivl::Ivl;
 use crate::krawczyk::ipow;
 use crate::params::ParamBox;
 use crate::stability::Stability;
@@ -34,8 +34,8 @@ pub struct CrossCheck {
     pub centre: [Float; 2],
     /// Radii of Z.
     pub radii: [Float; 2],
-    /// Enclosure of tr Dh^p over Z (when proved).
-    pub trace: Option<MpIv>,
+    /// Enclosure [lo, hi] of tr Dh^p over Z (when proved).
+    pub trace: Option<(Float, Float)>,
     /// Stability decision over Z.
     pub decision: Stability,
     /// Precision used (bits) for ž and F(ž).
@@ -48,28 +48,23 @@ pub struct CrossCheck {
     pub reason: Option<String>,
 }
 
-fn h_box(ia: &MpIv, ib: &MpIv, one: &MpIv, x: &MpIv, y: &MpIv) -> (MpIv, MpIv) {
+fn h_box<S: Ivl>(ia: &S, ib: &S, one: &S, x: &S, y: &S) -> (S, S) {
     (y.add(one).sub(&ia.mul(&x.sqr())), ib.mul(x))
 }
 
 /// Iterates boxes p times and returns (h^p(Z), Dh^p over Z as [m11, m12, m21, m22]).
-fn shoot(
-    ia: &MpIv,
-    ib: &MpIv,
-    x: MpIv,
-    y: MpIv,
+fn shoot<S: Ivl>(
+    ia: &S,
+    ib: &S,
+    x: S,
+    y: S,
     p: usize,
     prec: u32,
     with_matrix: bool,
-) -> ((MpIv, MpIv), [MpIv; 4]) {
-    let one = MpIv::int(1, prec);
-    let m2a = MpIv::int(-2, prec).mul(ia);
-    let mut m = [
-        one.clone(),
-        MpIv::int(0, prec),
-        MpIv::int(0, prec),
-        one.clone(),
-    ];
+) -> ((S, S), [S; 4]) {
+    let one = S::int(1, prec);
+    let m2a = S::int(-2, prec).mul(ia);
+    let mut m = [one.clone(), S::int(0, prec), S::int(0, prec), one.clone()];
     let (mut x, mut y) = (x, y);
     for _ in 0..p {
         if with_matrix {
@@ -127,17 +122,23 @@ pub fn jacobian_bits(prec: u32) -> u32 {
 
 /// Runs the 2-D Krawczyk around ž = (x0, b̌·x_{p−1}) at `prec` bits, the Jacobian at
 /// [`jacobian_bits`]`(prec)` and, if that does not prove it, at `prec`.
-pub fn cross_check(x0: &Float, xlast: &Float, p: usize, pb: &ParamBox, prec: u32) -> CrossCheck {
+pub fn cross_check<S: Ivl>(
+    x0: &Float,
+    xlast: &Float,
+    p: usize,
+    pb: &ParamBox,
+    prec: u32,
+) -> CrossCheck {
     let q = jacobian_bits(prec);
-    let first = cross_check_at(x0, xlast, p, pb, prec, q);
+    let first = cross_check_at::<S>(x0, xlast, p, pb, prec, q);
     if first.proved || q >= prec {
         return first;
     }
-    cross_check_at(x0, xlast, p, pb, prec, prec)
+    cross_check_at::<S>(x0, xlast, p, pb, prec, prec)
 }
 
 /// [`cross_check`] with the Jacobian and preconditioner at `q ≤ prec` bits.
-fn cross_check_at(
+fn cross_check_at<S: Ivl>(
     x0: &Float,
     xlast: &Float,
     p: usize,
@@ -145,8 +146,8 @@ fn cross_check_at(
     prec: u32,
     q: u32,
 ) -> CrossCheck {
-    let ia = MpIv::from_bounds(&pb.a.lo, &pb.a.hi, prec);
-    let ib = MpIv::from_bounds(&pb.b.lo, &pb.b.hi, prec);
+    let ia = S::from_bounds(&pb.a.lo, &pb.a.hi, prec);
+    let ib = S::from_bounds(&pb.b.lo, &pb.b.hi, prec);
     let zx = Float::with_val(prec, x0);
     let zy = Float::with_val(prec, &pb.b.centre * xlast);
     let fail = |reason: String, radii: [Float; 2]| CrossCheck {
@@ -165,14 +166,14 @@ fn cross_check_at(
     let ((fx, fy), _) = shoot(
         &ia,
         &ib,
-        MpIv::point(&zx, prec),
-        MpIv::point(&zy, prec),
+        S::point(&zx, prec),
+        S::point(&zy, prec),
         p,
         prec,
         false,
     );
-    let fx = fx.sub(&MpIv::point(&zx, prec));
-    let fy = fy.sub(&MpIv::point(&zy, prec));
+    let fx = fx.sub(&S::point(&zx, prec));
+    let fy = fy.sub(&S::point(&zy, prec));
     // Point monodromy at ž (floating point) for the preconditioner C ≈ (Dh^p(ž) − I)⁻¹.
     // (At q bits: any C is sound; q ≈ log₂ Γ bits keep I − C·DF(Z) small.)
     let mc = point_monodromy(&pb.a.centre, &pb.b.centre, &zx, &zy, p, q);
@@ -187,10 +188,10 @@ fn cross_check_at(
         return fail("Dh^p(ž) − I numerically singular".into(), zero2);
     }
     let c = [
-        MpIv::point(&Float::with_val(q, &a22 / &det), q),
-        MpIv::point(&(-Float::with_val(q, &a12 / &det)), q),
-        MpIv::point(&(-Float::with_val(q, &a21 / &det)), q),
-        MpIv::point(&Float::with_val(q, &a11 / &det), q),
+        S::point(&Float::with_val(q, &a22 / &det), q),
+        S::point(&(-Float::with_val(q, &a12 / &det)), q),
+        S::point(&(-Float::with_val(q, &a21 / &det)), q),
+        S::point(&Float::with_val(q, &a11 / &det), q),
     ];
     // −C·F(ž)
     let cf_x = c[0].mul(&fx).add(&c[1].mul(&fy)).neg();
@@ -218,10 +219,10 @@ fn cross_check_at(
         }
     }
     starts.push(rho);
-    let one = MpIv::int(1, prec);
+    let one = S::int(1, prec);
     // The parameter box for the Jacobian, rounded outward to q bits.
-    let iaq = MpIv::from_bounds(&pb.a.lo, &pb.a.hi, q);
-    let ibq = MpIv::from_bounds(&pb.b.lo, &pb.b.hi, q);
+    let iaq = S::from_bounds(&pb.a.lo, &pb.a.hi, q);
+    let ibq = S::from_bounds(&pb.b.lo, &pb.b.hi, q);
     let mut last = fail("not run".into(), zero2.clone());
     for (si, start) in starts.iter().enumerate() {
         let res = krawczyk_2d(
@@ -253,16 +254,16 @@ fn cross_check_at(
 /// The Krawczyk iteration with ε-inflation: `jac` = (a, b) boxes at q bits for the Jacobian
 /// over Z, `ib` the b box at `prec` bits for det = (−b)^p, `bits` = (prec, q).
 #[allow(clippy::too_many_arguments)]
-fn krawczyk_2d(
-    jac: (&MpIv, &MpIv),
-    ib: &MpIv,
+fn krawczyk_2d<S: Ivl>(
+    jac: (&S, &S),
+    ib: &S,
     zx: &Float,
     zy: &Float,
-    cf_x: &MpIv,
-    cf_y: &MpIv,
-    c: &[MpIv; 4],
+    cf_x: &S,
+    cf_y: &S,
+    c: &[S; 4],
     mut rho: [Float; 2],
-    one: &MpIv,
+    one: &S,
     p: usize,
     bits: (u32, u32),
 ) -> Result<CrossCheck, (String, [Float; 2])> {
@@ -270,12 +271,12 @@ fn krawczyk_2d(
     let (ia, ibq, ib, one) = (jac.0.clone(), jac.1.clone(), ib.clone(), one.clone());
     let up = |v: &Float| Float::with_val_round(53, v, Round::Up).0;
     for _ in 0..12 {
-        let ex = MpIv::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
-        let ey = MpIv::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
+        let ex = S::from_bounds(&Float::with_val(53, -&rho[0]), &rho[0], prec);
+        let ey = S::from_bounds(&Float::with_val(53, -&rho[1]), &rho[1], prec);
         // Z rounded outward to q bits (a superset of Z: the enclosure of DF over it contains
         // DF over Z).
-        let bxz = MpIv::point(zx, q).add(&ex);
-        let byz = MpIv::point(zy, q).add(&ey);
+        let bxz = S::point(zx, q).add(&ex);
+        let byz = S::point(zy, q).add(&ey);
         let (_, m) = shoot(&ia, &ibq, bxz, byz, p, q, true);
         let df = [m[0].sub(&one), m[1].clone(), m[2].clone(), m[3].sub(&one)];
         // B = I − C·DF(Z), formed before applying it.
@@ -288,9 +289,8 @@ fn krawczyk_2d(
         if !(kx.is_finite() && ky.is_finite()) {
             return Err(("enclosure not finite".into(), rho));
         }
-        let inside = |k: &MpIv, r: &Float| k.certainly_inside_open(&Float::with_val(53, -r), r);
-        let ratio =
-            |k: &MpIv, r: &Float| Float::with_val_round(53, k.mag() / r, Round::Up).0.to_f64();
+        let inside = |k: &S, r: &Float| k.certainly_inside_open(&Float::with_val(53, -r), r);
+        let ratio = |k: &S, r: &Float| Float::with_val_round(53, k.mag() / r, Round::Up).0.to_f64();
         let worst = ratio(&kx, &rho[0]).max(ratio(&ky, &rho[1]));
         if inside(&kx, &rho[0]) && inside(&ky, &rho[1]) {
             let trace = m[0].add(&m[3]);
@@ -308,7 +308,7 @@ fn krawczyk_2d(
                 proved: true,
                 centre: [zx.clone(), zy.clone()],
                 radii: rho,
-                trace: Some(trace),
+                trace: Some((trace.lo(), trace.hi())),
                 decision,
                 bits: prec,
                 jacobian_bits: q,
@@ -316,7 +316,7 @@ fn krawczyk_2d(
                 reason: None,
             });
         }
-        let grow = |r: &Float, k: &MpIv| {
+        let grow = |r: &Float, k: &S| {
             let v = up(&(k.mag() * 2u32));
             if v > *r {
                 v

@@ -9,7 +9,7 @@
 
 use crate::crosscheck::{cross_check, CrossCheck};
 use crate::error::{Error, ErrorKind};
-use crate::ivl::{ExpIv, F64Iv, Ivl, MpIv};
+use crate::ivl::{ExpIv, F64Iv, Ivl, MpBall, MpIv};
 use crate::krawczyk::{prove_existence, Existence};
 use crate::orbit::{growth, iterate_orbit, refine, Growth};
 use crate::params::{Param, ParamBox};
@@ -393,7 +393,9 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
             (k, 106) if k == EXP_KIND => attempt::<ExpIv<2>>(&xr, &pb, bits, bits, opts),
             (k, 159) if k == EXP_KIND => attempt::<ExpIv<3>>(&xr, &pb, bits, bits, opts),
             (k, 212) if k == EXP_KIND => attempt::<ExpIv<4>>(&xr, &pb, bits, bits, opts),
-            _ => attempt::<MpIv>(&xr, &pb, bits, sbits, opts),
+            // MPFR numbers as midpoint-radius balls (one long product per interval product);
+            // `verify` recomputes with endpoint intervals (`MpIv`).
+            _ => attempt::<MpBall>(&xr, &pb, bits, sbits, opts),
         };
         let outcome = match &res.existence {
             Existence::Proved {
@@ -494,7 +496,13 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
                     let mut cc;
                     loop {
                         let pbc = pb_hi.at_prec(ccbits);
-                        cc = cross_check(&proof.centres[0], &proof.centres[p - 1], p, &pbc, ccbits);
+                        cc = cross_check::<MpBall>(
+                            &proof.centres[0],
+                            &proof.centres[p - 1],
+                            p,
+                            &pbc,
+                            ccbits,
+                        );
                         if cc.proved || ccbits >= 2 * bits.max(128) {
                             break;
                         }

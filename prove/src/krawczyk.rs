@@ -149,7 +149,7 @@ pub fn eval<S: Ivl>(
 /// [`eval`] with the cyclic solve run at `solve_prec ≤ prec` bits (MPFR intervals; other kinds
 /// ignore it). The right-hand sides w_i = −G_i(x̌; P) − D_i and the coefficients α_i are
 /// enclosed at `prec` bits and then rounded outward to `solve_prec`; β likewise. The solve
-/// then encloses {A'⁻¹w : A' ∈ [A], w ∈ W}, which contains A⁻¹·w for the exact A = DG(x̌; ǎ, b̌)
+/// then encloses {A'⁻¹w : A' ∈ \[A\], w ∈ W}, which contains A⁻¹·w for the exact A = DG(x̌; ǎ, b̌)
 /// and every w ∈ W, so the theorem above applies unchanged.
 ///
 /// Why this is enough: W has magnitude and width both of order |G(x̌)| + r² (≈ 2^(−prec)
@@ -168,7 +168,7 @@ pub fn eval_split<S: Ivl>(
     let sp = solve_prec.min(prec);
     let to_solve = |v: S| {
         if sp < prec {
-            S::from_bounds(&v.lo(), &v.hi(), sp)
+            v.to_prec(sp)
         } else {
             v
         }

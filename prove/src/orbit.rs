@@ -187,7 +187,7 @@ fn folded_order(p: usize) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// Solves A·δ = w for the cyclic Jacobian (α_i, β) at `prec` bits by Gaussian elimination with
-/// partial pivoting on the folded band form ([`folded_order`]): O(p) time, O(p) numbers of
+/// partial pivoting on the folded band form (unknowns in the order 0, p−1, 1, p−2, …): O(p) time, O(p) numbers of
 /// memory (the U factor, four off-diagonals at most), and backward stable, so the result is
 /// accurate to about `prec − log₂ cond(A)` bits. For a hyperbolic periodic orbit cond(A) stays
 /// moderate however long the orbit (the multiple-shooting operator is well conditioned where
