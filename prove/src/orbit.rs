@@ -186,41 +186,57 @@ fn folded_order(p: usize) -> (Vec<usize>, Vec<usize>) {
     (order, pos)
 }
 
-/// Solves A·δ = w for the cyclic Jacobian (α_i, β) at `prec` bits by Gaussian elimination with
-/// partial pivoting on the folded band form (unknowns in the order 0, p−1, 1, p−2, …): O(p) time, O(p) numbers of
-/// memory (the U factor, four off-diagonals at most), and backward stable, so the result is
-/// accurate to about `prec − log₂ cond(A)` bits. For a hyperbolic periodic orbit cond(A) stays
-/// moderate however long the orbit (the multiple-shooting operator is well conditioned where
-/// the single-shooting recurrence of [`solve_point`] amplifies by 2^(2·l1)), so Newton can
-/// work at about twice the bits of its current accuracy instead of that plus 2·l1. Floating
-/// point only: used by Newton, never in a proof. Returns `None` on a zero or non-finite
-/// pivot.
+/// Solves A·δ = w for the cyclic Jacobian (α_i, β) at `prec` bits by Gaussian elimination
+/// with partial pivoting on the folded band form (unknowns in the order 0, p−1, 1, p−2, …):
+/// O(p) time, O(p) numbers of memory (the U factor: the diagonal, the right-hand side and at
+/// most four off-diagonals, about two of them nonzero), backward stable, so the result is
+/// accurate to about `prec − log₂ cond(A)` bits. For a hyperbolic periodic orbit cond(A)
+/// stays moderate however long the orbit (the multiple-shooting operator is well conditioned
+/// where the single-shooting recurrence of [`solve_point`] amplifies by 2^(2·l1)), so Newton
+/// can work at about twice the bits of its current accuracy instead of that plus 2·l1.
+/// Floating point only: used by Newton, never in a proof. Returns `None` on a zero or
+/// non-finite pivot.
 pub fn solve_banded(alpha: &[Float], beta: &Float, w: &[Float], prec: u32) -> Option<Vec<Float>> {
-    let p = alpha.len();
-    assert_eq!(p, w.len());
+    assert_eq!(alpha.len(), w.len());
+    solve_banded_with(alpha.len(), beta, prec, |i| {
+        (
+            Float::with_val(prec, &alpha[i]),
+            Float::with_val(prec, &w[i]),
+        )
+    })
+}
+
+/// [`solve_banded`] with the coefficients (α_i, w_i) produced on demand by `coef(i)`, called
+/// once for each i (so the caller need not hold them all).
+pub fn solve_banded_with(
+    p: usize,
+    beta: &Float,
+    prec: u32,
+    mut coef: impl FnMut(usize) -> (Float, Float),
+) -> Option<Vec<Float>> {
     if p == 0 {
         return Some(Vec::new());
     }
     let (order, pos) = folded_order(p);
+    let zero = || Float::with_val(prec, 0);
+    let one = Float::with_val(prec, 1);
+    let mbeta = Float::with_val(prec, -beta);
     // Row q of the band matrix (equation order[q]) as coefficients of columns q−2 … q+2.
-    let load = |q: usize| -> ([Float; 5], Float) {
+    let mut load = |q: usize| -> ([Float; 5], Float) {
         let i = order[q];
-        let mut v: [Float; 5] = std::array::from_fn(|_| Float::with_val(prec, 0));
-        let mut put = |col: usize, c: &Float| {
-            let k = col + 2 - q;
-            v[k] += c;
-        };
-        put(pos[(i + 1) % p], &Float::with_val(prec, 1));
-        put(pos[i], &alpha[i]);
-        put(pos[(i + p - 1) % p], &Float::with_val(prec, -beta));
-        (v, Float::with_val(prec, &w[i]))
+        let (al, wi) = coef(i);
+        let mut v: [Float; 5] = std::array::from_fn(|_| zero());
+        v[pos[(i + 1) % p] + 2 - q] += &one;
+        v[pos[i] + 2 - q] += &al;
+        v[pos[(i + p - 1) % p] + 2 - q] += &mbeta;
+        (v, wi)
     };
     // Active rows at step j, as coefficients of columns j … j+4 (window shifted each step).
     let mut active: Vec<([Float; 5], Float)> = Vec::with_capacity(3);
     for q in 0..p.min(3) {
         let (v, r) = load(q);
-        // Row q covers columns q−2 … q+2; at step 0 the window is 0 … 4: shift by 2 − q.
-        let mut u: [Float; 5] = std::array::from_fn(|_| Float::with_val(prec, 0));
+        // Row q covers columns q−2 … q+2; at step 0 the window is 0 … 4.
+        let mut u: [Float; 5] = std::array::from_fn(|_| zero());
         for (k, c) in v.into_iter().enumerate() {
             let col = k as isize + q as isize - 2;
             if (0..5).contains(&col) {
@@ -229,12 +245,14 @@ pub fn solve_banded(alpha: &[Float], beta: &Float, w: &[Float], prec: u32) -> Op
         }
         active.push((u, r));
     }
-    let mut upper: Vec<([Float; 5], Float)> = Vec::with_capacity(p);
+    // U row j: pivot, right-hand side, nonzero entries of columns j+1 … j+4.
+    type URow = (Float, Float, [Option<Float>; 4]);
+    let mut upper: Vec<URow> = Vec::with_capacity(p);
     for j in 0..p {
         // Partial pivoting among the (at most three) rows with an entry in column j.
         let mut best = 0;
         for k in 1..active.len() {
-            if active[k].0[0].clone().abs() > active[best].0[0].clone().abs() {
+            if active[k].0[0].cmp_abs(&active[best].0[0]) == Some(std::cmp::Ordering::Greater) {
                 best = k;
             }
         }
@@ -255,35 +273,41 @@ pub fn solve_banded(alpha: &[Float], beta: &Float, w: &[Float], prec: u32) -> Op
             }
             row.1 -= &m * &piv.1;
         }
-        upper.push(active.remove(0));
+        let (v, r) = active.remove(0);
+        let [d, v1, v2, v3, v4] = v;
+        let keep = |x: Float| (!x.is_zero()).then_some(x);
+        upper.push((d, r, [keep(v1), keep(v2), keep(v3), keep(v4)]));
         // Shift the window to columns j+1 … j+5 and load row j+3 (columns j+1 … j+5).
         for row in active.iter_mut() {
             row.0.rotate_left(1);
-            row.0[4] = Float::with_val(prec, 0);
+            row.0[4] = zero();
         }
         if j + 3 < p {
             active.push(load(j + 3));
         }
     }
-    // Back substitution on U (row j holds columns j … j+4).
-    let mut d: Vec<Float> = vec![Float::with_val(prec, 0); p];
+    // Back substitution on U, releasing each row once used.
+    let mut d: Vec<Float> = Vec::with_capacity(p);
     for j in (0..p).rev() {
-        let (v, r) = &upper[j];
-        let mut s = r.clone();
-        for c in 1..5 {
-            if j + c < p && !v[c].is_zero() {
-                s -= &v[c] * &d[j + c];
+        let (piv, mut s, off) = upper.pop()?;
+        // d holds δ at positions p−1, p−2, …, j+1 (last pushed = j+1).
+        for (c, v) in off.iter().enumerate() {
+            if let Some(v) = v {
+                if j + c + 1 < p {
+                    s -= v * &d[p - 1 - (j + c + 1)];
+                }
             }
         }
-        s /= &v[0];
+        s /= &piv;
         if !s.is_finite() {
             return None;
         }
-        d[j] = s;
+        d.push(s);
     }
+    // d[k] is position p−1−k.
     Some(
         (0..p)
-            .map(|i| std::mem::replace(&mut d[pos[i]], Float::new(1)))
+            .map(|i| std::mem::replace(&mut d[p - 1 - pos[i]], Float::new(1)))
             .collect(),
     )
 }
@@ -339,6 +363,7 @@ fn log2_of(m: &Float) -> f64 {
 /// so that an orbit refined before starts where it is. Only affects whether a proof succeeds,
 /// never what it proves. Returns `None` if Newton diverges or a solve breaks down.
 pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32) -> Option<Refined> {
+    let p = x0.len();
     let mut kappa = 16.0f64;
     let given = x0.iter().map(|v| v.prec()).min().unwrap_or(53).min(prec);
     // Accuracy of the input: the residual at 128, 256, … bits until it is above the rounding
@@ -389,15 +414,17 @@ pub fn refine(x0: &[Float], a: &Float, b: &Float, prec: u32) -> Option<Refined> 
         // 2^(−cur)/|δ| with |δ| ≲ 2^(κ + e), and the solve loses about κ bits more.
         let s =
             (cur as f64 + e + 2.0 * kappa + 32.0).clamp(64f64.min(cur as f64), cur as f64) as u32;
-        let (as_, bs) = (Float::with_val(s, &ac), Float::with_val(s, &bc));
-        let alpha: Vec<Float> = x
-            .iter()
-            .map(|xi| Float::with_val(s, xi * &as_) * 2u32)
-            .collect();
-        let gs: Vec<Float> = g.iter().map(|v| Float::with_val(s, v)).collect();
+        let (as2, bs) = (Float::with_val(s, &ac) * 2u32, Float::with_val(s, &bc));
+        // G rounded to the solve's precision (the long residuals freed one by one), α_i = 2a·x_i
+        // computed as the elimination reaches row i.
+        let mut g: Vec<Float> = g.into_iter().map(|v| Float::with_val(s, v)).collect();
+        let d = solve_banded_with(p, &bs, s, |i| {
+            (
+                Float::with_val(s, &x[i] * &as2),
+                std::mem::replace(&mut g[i], Float::new(1)),
+            )
+        })?;
         drop(g);
-        let d = solve_banded(&alpha, &bs, &gs, s)?;
-        drop((alpha, gs));
         iterations += 1;
         let m = max_abs(&d);
         if !m.is_finite() {
