@@ -26,9 +26,11 @@
 //! Exclusion: every zero in X lies in x̌ + A⁻¹·w, so if some component of that enclosure misses
 //! (−r_i, r_i) entirely there is no zero in X.
 //!
-//! Cost: each evaluation is two passes of the recurrence, O(p) interval operations and O(1)
-//! intervals of extra memory (coefficients are recomputed in the second pass rather than
-//! stored). The boxes X are stored: O(p) numbers.
+//! Cost: each evaluation is two passes of the recurrence, O(p) interval operations. Extra
+//! memory: with the split precision of [`eval_split`] the coefficients (α_i, w_i) of the first
+//! pass, rounded to the solve's precision, are kept for the second (2p intervals of about half
+//! the bits); otherwise they are recomputed (O(1) intervals). The boxes X are stored: O(p)
+//! numbers.
 
 use crate::ivl::Ivl;
 use crate::params::ParamBox;
@@ -74,15 +76,19 @@ pub fn ipow<S: Ivl>(x: &S, mut n: u64, prec: u32) -> S {
 }
 
 /// Encloses the solution set {A⁻¹·w : w ∈ W} (W a box of right-hand sides) of the cyclic system
-/// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i) and is called
-/// twice per index; `emit(i, δ_i)` receives the enclosures in order.
+/// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i); `emit(i, δ_i)`
+/// receives the enclosures in order. With `keep` the coefficients of the first pass are kept
+/// for the second (2p intervals of memory, `coef` called once per index); without it they are
+/// recomputed (O(1) memory, `coef` called twice per index).
 pub fn cyclic_solve<S: Ivl>(
     p: usize,
     beta: &S,
     prec: u32,
+    keep: bool,
     mut coef: impl FnMut(usize) -> (S, S),
     mut emit: impl FnMut(usize, &S),
 ) -> Result<(), EvalFailure> {
+    let mut kept: Vec<Option<(S, S)>> = Vec::with_capacity(if keep { p } else { 0 });
     let zero = S::int(0, prec);
     let one = S::int(1, prec);
     let step = |al: &S, w: Option<&S>, v0: &S, v1: &S| {
@@ -104,6 +110,9 @@ pub fn cyclic_solve<S: Ivl>(
         c0 = std::mem::replace(&mut c1, c2);
         f0 = std::mem::replace(&mut f1, f2);
         g0 = std::mem::replace(&mut g1, g2);
+        if keep {
+            kept.push(Some((al, w)));
+        }
     }
     // det(I − M) = 1 − tr M + det M, det M = (−β)^p exactly.
     let detm = ipow(&beta.neg(), p as u64, prec);
@@ -124,7 +133,10 @@ pub fn cyclic_solve<S: Ivl>(
         if i + 1 == p {
             break;
         }
-        let (al, w) = coef(i);
+        let (al, w) = match kept.get_mut(i).and_then(Option::take) {
+            Some(k) => k,
+            None => coef(i),
+        };
         let c2 = step(&al, Some(&w), &c0, &c1);
         let f2 = step(&al, None, &f0, &f1);
         let g2 = step(&al, None, &g0, &g1);
@@ -215,7 +227,9 @@ pub fn eval_split<S: Ivl>(
     let mut finite = true;
     let mut mags = Vec::with_capacity(p);
     let mut worst = 0.0f64;
-    cyclic_solve::<S>(p, &ibc_solve, sp, coef, |i, d| {
+    // With a split precision the coefficients are short (solve_prec bits): keep them rather
+    // than recompute the long residuals in the second pass.
+    cyclic_solve::<S>(p, &ibc_solve, sp, sp < prec, coef, |i, d| {
         if !d.is_finite() {
             finite = false;
             inside = false;

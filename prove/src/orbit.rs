@@ -245,7 +245,7 @@ pub fn solve_banded_with(
         }
         active.push((u, r));
     }
-    // U row j: pivot, right-hand side, nonzero entries of columns j+1 … j+4.
+    // U row j: 1/pivot, right-hand side, nonzero entries of columns j+1 … j+4.
     type URow = (Float, Float, [Option<Float>; 4]);
     let mut upper: Vec<URow> = Vec::with_capacity(p);
     for j in 0..p {
@@ -261,11 +261,13 @@ pub fn solve_banded_with(
         if piv.0[0].is_zero() || !piv.0[0].is_finite() {
             return None;
         }
+        // One division per row: the multipliers and the back substitution use 1/pivot.
+        let inv = Float::with_val(prec, 1 / &piv.0[0]);
         for row in rest.iter_mut() {
             if row.0[0].is_zero() {
                 continue;
             }
-            let m = Float::with_val(prec, &row.0[0] / &piv.0[0]);
+            let m = Float::with_val(prec, &row.0[0] * &inv);
             for c in 1..5 {
                 if !piv.0[c].is_zero() {
                     row.0[c] -= &m * &piv.0[c];
@@ -274,9 +276,9 @@ pub fn solve_banded_with(
             row.1 -= &m * &piv.1;
         }
         let (v, r) = active.remove(0);
-        let [d, v1, v2, v3, v4] = v;
+        let [_, v1, v2, v3, v4] = v;
         let keep = |x: Float| (!x.is_zero()).then_some(x);
-        upper.push((d, r, [keep(v1), keep(v2), keep(v3), keep(v4)]));
+        upper.push((inv, r, [keep(v1), keep(v2), keep(v3), keep(v4)]));
         // Shift the window to columns j+1 … j+5 and load row j+3 (columns j+1 … j+5).
         for row in active.iter_mut() {
             row.0.rotate_left(1);
@@ -289,7 +291,7 @@ pub fn solve_banded_with(
     // Back substitution on U, releasing each row once used.
     let mut d: Vec<Float> = Vec::with_capacity(p);
     for j in (0..p).rev() {
-        let (piv, mut s, off) = upper.pop()?;
+        let (inv, mut s, off) = upper.pop()?;
         // d holds δ at positions p−1, p−2, …, j+1 (last pushed = j+1).
         for (c, v) in off.iter().enumerate() {
             if let Some(v) = v {
@@ -298,7 +300,7 @@ pub fn solve_banded_with(
                 }
             }
         }
-        s /= &piv;
+        s *= &inv;
         if !s.is_finite() {
             return None;
         }
