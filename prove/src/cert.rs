@@ -13,7 +13,7 @@
 //! | `reason` | why not proven (null otherwise) |
 //! | `period` | p |
 //! | `a`, `b` | `{given, value, radius, exact, lo, hi, centre}`: the text given, its exact value and radius (rationals), whether the box is exactly that binary number, the box endpoints, and the centre used for the preconditioner |
-//! | `arithmetic` | `{kind, bits}`: `f64-interval` (53) or `mpfr-interval` (bits) of the main proof |
+//! | `arithmetic` | `{kind, bits}`: `f64-interval` (53), `exp-interval` (106, 159, 212) or `mpfr-interval` (bits) of the main proof: the numbers every stored value fits; the prover encloses MPFR as midpoint-radius balls, `verify` recomputes with endpoint intervals |
 //! | `orbit` | `{centres, radii}`: x̌_i and r_i, X_i = [x̌_i − r_i, x̌_i + r_i], y_i = b·x_{i−1} |
 //! | `boxes` | `{x: [{lo, hi}], y: [{lo, hi}]}`: the orbit boxes rounded outward to f64, for plotting (not read by verify) |
 //! | `point` | z_0 in short decimal, for humans only |

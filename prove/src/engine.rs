@@ -3,9 +3,9 @@
 //! collect everything a certificate records.
 //!
 //! Precision is chosen from the measured growth along the orbit ([`crate::orbit::growth`]):
-//! f64 intervals first when the estimate says 53 bits can suffice, then MPFR intervals at the
-//! estimated number of bits, raising it by ×1.3 on failure up to `Options::max_bits`. Every attempt is
-//! recorded.
+//! f64 intervals first when the estimate says 53 bits can suffice, then expansion intervals,
+//! then MPFR (midpoint-radius balls) at the estimated number of bits, raising it by ×1.3 on
+//! failure up to `Options::max_bits`. Every attempt is recorded.
 
 use crate::crosscheck::{cross_check, CrossCheck};
 use crate::error::{Error, ErrorKind};

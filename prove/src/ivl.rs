@@ -1,8 +1,10 @@
-//! The interval arithmetic the proof runs in, behind one small trait [`Ivl`], with two
-//! implementations: [`F64Iv`] (inari's correctly outward-rounded f64 intervals) and [`MpIv`]
-//! (MPFR endpoints at a precision fixed at construction, lower endpoints rounded down, upper
-//! rounded up). Every operation returns an interval containing every exact result for every
-//! point of its inputs; nothing sets a global rounding mode.
+//! The interval arithmetic the proof runs in, behind one small trait [`Ivl`], with these
+//! implementations: [`F64Iv`] (inari's correctly outward-rounded f64 intervals), [`ExpIv`]
+//! (expansion endpoints), [`MpIv`] (MPFR endpoints at a precision fixed at construction, lower
+//! endpoints rounded down, upper rounded up) and [`MpBall`] (MPFR midpoint, short radius
+//! rounded up: what the prover uses for MPFR; `verify` uses [`MpIv`]). Every operation returns
+//! an interval containing every exact result for every point of its inputs; nothing sets a
+//! global rounding mode.
 //!
 //! Endpoints are exchanged with the rest of the crate as exact `rug::Float`s, so certificates
 //! store them bit for bit whatever the kind.
@@ -445,9 +447,9 @@ fn err_bound(v: &Float, ord: Ordering, prec: u32) -> Rad {
 }
 
 /// A ball [m − r, m + r] with an MPFR midpoint m (rounded to nearest at its precision) and a
-/// short radius r rounded up ([`Rad`]): midpoint-radius interval arithmetic. A product costs
-/// one long multiplication (m₁·m₂) where endpoint intervals need two, so the proof's long
-/// recurrences run about twice as fast; the radius is
+/// short radius r rounded up (an f64 mantissa with its own exponent): midpoint-radius interval
+/// arithmetic. A product costs one long multiplication (m₁·m₂) where endpoint intervals need
+/// two, so the proof's long recurrences run about twice as fast; the radius is
 /// |m₁|·r₂ + r₁·|m₂| + r₁·r₂ + (rounding error of m₁·m₂), a bound of
 /// |x·y − m₁·m₂| for every x, y in the balls. For the narrow intervals of the proof (radius
 /// ≈ 2^(−prec/2) relative) it encloses as tightly as endpoint intervals to first order.
