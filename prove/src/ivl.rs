@@ -358,16 +358,9 @@ impl Rad {
         if !v.is_finite() {
             return Rad::INF;
         }
-        let (m, e) = v.to_f64_exp_round(Round::Up);
-        // |m| rounded up: the sign of v does not change the magnitude's rounding direction for
-        // get_f64_2exp (it rounds the value), so round the absolute value.
-        let m = if v.is_sign_negative() {
-            Float::with_val(v.prec(), v.abs_ref())
-                .to_f64_exp_round(Round::Up)
-                .0
-        } else {
-            m
-        };
+        // Mantissa and exponent of |v| together (rounding up may carry into the next power of
+        // two, which moves the exponent).
+        let (m, e) = v.as_abs().to_f64_exp_round(Round::Up);
         Rad::norm(m, e as i64)
     }
 
@@ -808,6 +801,27 @@ mod tests {
                     w <= exact.clone() * Rational::from((101, 100)) && w >= exact,
                     "k={k}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn ball_radii_bound_what_they_round() {
+        // Upper bounds of |v| just below powers of two (rounding up carries into the exponent),
+        // of both signs and at extreme scales; sums and products of radii bound the exact ones.
+        for k in [-40_000i32, -1074, -3, 0, 1, 900, 40_000] {
+            for sign in [1i32, -1] {
+                let mut v = Float::with_val(300, 1) - (Float::with_val(300, 1) >> 200);
+                v <<= k;
+                v *= sign;
+                let r = Rad::of_abs(&v);
+                assert!(r.to_float() >= v.clone().abs(), "k={k} sign={sign}");
+                let two = Rad::of_abs(&Float::with_val(53, 3)).add(r);
+                let exact = Float::with_val(400, v.clone().abs() + 3u32);
+                assert!(two.to_float() >= exact, "sum k={k}");
+                let pr = r.mul(r);
+                let exact = Float::with_val(800, v.square_ref());
+                assert!(pr.to_float() >= exact, "product k={k}");
             }
         }
     }
