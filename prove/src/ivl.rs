@@ -1,10 +1,10 @@
 //! The interval arithmetic the proof runs in, behind one small trait [`Ivl`], with these
-//! implementations: [`F64Iv`] (inari's correctly outward-rounded f64 intervals), [`ExpIv`]
-//! (expansion endpoints), [`MpIv`] (MPFR endpoints at a precision fixed at construction, lower
-//! endpoints rounded down, upper rounded up) and [`MpBall`] (MPFR midpoint, short radius
-//! rounded up: what the prover uses for MPFR; `verify` uses [`MpIv`]). Every operation returns
-//! an interval containing every exact result for every point of its inputs; nothing sets a
-//! global rounding mode.
+//! implementations: [`F64Iv`], [`ExpIv`] and [`MpIv`] adapt the interval crate's
+//! `F64Interval` (inari), `ExpInterval<N>` (expansion endpoints) and `MpInterval` (MPFR
+//! endpoints, lower rounded down, upper up); [`MpBall`] (MPFR midpoint, short radius rounded
+//! up) is what the prover uses for MPFR, while `verify` recomputes with [`MpIv`]. Every
+//! operation returns an interval containing every exact result for every point of its
+//! inputs; nothing sets a global rounding mode.
 //!
 //! Endpoints are exchanged with the rest of the crate as exact `rug::Float`s, so certificates
 //! store them bit for bit whatever the kind.
@@ -91,42 +91,54 @@ pub trait Ivl: Clone + std::fmt::Debug {
     }
 }
 
-/// An f64 interval (inari).
+/// An f64 interval: `expanse_interval::F64Interval` (inari underneath), adapted to [`Ivl`].
 #[derive(Clone, Copy, Debug)]
-pub struct F64Iv(pub inari::Interval);
+pub struct F64Iv(pub expanse_interval::F64Interval);
+
+impl F64Iv {
+    fn enclose(lo: &Float, hi: &Float) -> Self {
+        use expanse_interval::IntervalArith;
+        F64Iv(
+            expanse_interval::F64Interval::from_rug_bounds(&(), lo, hi)
+                .unwrap_or_else(|_| expanse_interval::F64Interval::entire(&())),
+        )
+    }
+}
 
 impl Ivl for F64Iv {
     const KIND: &'static str = "f64-interval";
     fn point(v: &Float, _prec: u32) -> Self {
-        let lo = v.to_f64_round(Round::Down);
-        let hi = v.to_f64_round(Round::Up);
-        F64Iv(inari::Interval::try_from((lo, hi)).unwrap_or(inari::Interval::ENTIRE))
+        Self::enclose(v, v)
     }
     fn from_bounds(lo: &Float, hi: &Float, _prec: u32) -> Self {
-        let l = lo.to_f64_round(Round::Down);
-        let h = hi.to_f64_round(Round::Up);
-        F64Iv(inari::Interval::try_from((l, h)).unwrap_or(inari::Interval::ENTIRE))
+        Self::enclose(lo, hi)
     }
     fn add(&self, o: &Self) -> Self {
-        F64Iv(self.0 + o.0)
+        use expanse_interval::IntervalArith;
+        F64Iv(self.0.add(&o.0))
     }
     fn sub(&self, o: &Self) -> Self {
-        F64Iv(self.0 - o.0)
+        use expanse_interval::IntervalArith;
+        F64Iv(self.0.sub(&o.0))
     }
     fn mul(&self, o: &Self) -> Self {
-        F64Iv(self.0 * o.0)
+        use expanse_interval::IntervalArith;
+        F64Iv(self.0.mul(&o.0))
     }
     fn neg(&self) -> Self {
-        F64Iv(-self.0)
+        use expanse_interval::IntervalArith;
+        F64Iv(self.0.neg())
     }
     fn sqr(&self) -> Self {
+        use expanse_interval::IntervalArith;
         F64Iv(self.0.sqr())
     }
     fn recip(&self) -> Option<Self> {
-        if !self.is_finite() || self.0.contains(0.0) {
+        use expanse_interval::IntervalArith;
+        if !self.is_finite() || self.0.contains_f64(0.0) {
             return None;
         }
-        Some(F64Iv(self.0.recip()))
+        Some(F64Iv(self.0.recip())).filter(|r| r.is_finite())
     }
     fn lo(&self) -> Float {
         Float::with_val(53, self.0.inf())
@@ -135,174 +147,111 @@ impl Ivl for F64Iv {
         Float::with_val(53, self.0.sup())
     }
     fn is_finite(&self) -> bool {
-        !self.0.is_empty() && self.0.inf().is_finite() && self.0.sup().is_finite()
+        use expanse_interval::IntervalArith;
+        self.0.is_bounded()
     }
 }
 
-/// An interval with MPFR endpoints at a fixed precision (the precision of `lo`).
+/// An interval with MPFR endpoints: `expanse_interval::MpInterval` (lower endpoints rounded
+/// down, upper up), adapted to [`Ivl`]. Endpoints that already fit the requested precision
+/// keep their own (shorter) precision — an interval of 53-bit radii stays 53-bit — so that
+/// products with them are cheap; operations compute at the larger precision of their
+/// operands.
 #[derive(Clone, Debug)]
-pub struct MpIv {
-    lo: Float,
-    hi: Float,
-}
+pub struct MpIv(pub expanse_interval::MpInterval);
 
-macro_rules! rnd {
-    ($p:expr, $e:expr, $r:expr) => {
-        Float::with_val_round($p, $e, $r).0
-    };
-}
-
-fn fmin(a: Float, b: Float) -> Float {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
-fn fmax(a: Float, b: Float) -> Float {
-    if b > a {
-        b
-    } else {
-        a
-    }
+fn mp_ctx(bits: u32) -> expanse_interval::MpCtx {
+    expanse_interval::MpCtx::new(bits.clamp(
+        expanse_interval::mp::MIN_PREC,
+        expanse_interval::mp::MAX_PREC,
+    ))
+    .expect("clamped to the valid range")
 }
 
 impl MpIv {
     /// Precision of the endpoints.
     pub fn prec(&self) -> u32 {
-        self.lo.prec()
+        self.0.prec()
+    }
+
+    fn enclose(lo: &Float, hi: &Float, prec: u32) -> Self {
+        use expanse_interval::IntervalArith;
+        let p = if lo.prec() <= prec && hi.prec() <= prec {
+            lo.prec().max(hi.prec())
+        } else {
+            prec
+        };
+        let ctx = mp_ctx(p);
+        MpIv(
+            expanse_interval::MpInterval::from_rug_bounds(&ctx, lo, hi)
+                .unwrap_or_else(|_| expanse_interval::MpInterval::entire(&ctx)),
+        )
     }
 }
 
 impl Ivl for MpIv {
     const KIND: &'static str = "mpfr-interval";
     fn point(v: &Float, prec: u32) -> Self {
-        MpIv {
-            lo: rnd!(prec, v, Round::Down),
-            hi: rnd!(prec, v, Round::Up),
-        }
+        use expanse_interval::IntervalArith;
+        let ctx = mp_ctx(prec);
+        MpIv(
+            expanse_interval::MpInterval::from_rug_bounds(&ctx, v, v)
+                .unwrap_or_else(|_| expanse_interval::MpInterval::entire(&ctx)),
+        )
     }
     fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self {
-        // Endpoints that already fit `prec` are kept exactly at their own (shorter) precision,
-        // so that products with them are cheap; results of operations take the larger
-        // precision of their operands.
-        if lo.prec() <= prec && hi.prec() <= prec {
-            let p = lo.prec().max(hi.prec());
-            return MpIv {
-                lo: Float::with_val(p, lo),
-                hi: Float::with_val(p, hi),
-            };
-        }
-        MpIv {
-            lo: rnd!(prec, lo, Round::Down),
-            hi: rnd!(prec, hi, Round::Up),
-        }
+        Self::enclose(lo, hi, prec)
     }
     fn int(v: i32, _prec: u32) -> Self {
         // Exact at 64 bits; operations with it run at the other operand's precision.
-        MpIv {
-            lo: Float::with_val(64, v),
-            hi: Float::with_val(64, v),
+        let f = Float::with_val(64, v);
+        Self::enclose(&f, &f, 64)
+    }
+    fn to_prec(&self, prec: u32) -> Self {
+        if self.prec() <= prec {
+            return self.clone();
         }
+        MpIv(self.0.with_prec(&mp_ctx(prec)))
     }
     fn coarse(&self) -> Self {
-        MpIv {
-            lo: rnd!(64, &self.lo, Round::Down),
-            hi: rnd!(64, &self.hi, Round::Up),
-        }
+        MpIv(self.0.with_prec(&mp_ctx(64)))
     }
     fn add(&self, o: &Self) -> Self {
-        let p = self.prec().max(o.prec());
-        MpIv {
-            lo: rnd!(p, &self.lo + &o.lo, Round::Down),
-            hi: rnd!(p, &self.hi + &o.hi, Round::Up),
-        }
+        use expanse_interval::IntervalArith;
+        MpIv(self.0.add(&o.0))
     }
     fn sub(&self, o: &Self) -> Self {
-        let p = self.prec().max(o.prec());
-        MpIv {
-            lo: rnd!(p, &self.lo - &o.hi, Round::Down),
-            hi: rnd!(p, &self.hi - &o.lo, Round::Up),
-        }
+        use expanse_interval::IntervalArith;
+        MpIv(self.0.sub(&o.0))
     }
     fn mul(&self, o: &Self) -> Self {
-        let p = self.prec().max(o.prec());
-        let (a, b, c, d) = (&self.lo, &self.hi, &o.lo, &o.hi);
-        let dn = |x: &Float, y: &Float| rnd!(p, x * y, Round::Down);
-        let up = |x: &Float, y: &Float| rnd!(p, x * y, Round::Up);
-        let (lo, hi) = if *a >= 0 {
-            if *c >= 0 {
-                (dn(a, c), up(b, d))
-            } else if *d <= 0 {
-                (dn(b, c), up(a, d))
-            } else {
-                (dn(b, c), up(b, d))
-            }
-        } else if *b <= 0 {
-            if *c >= 0 {
-                (dn(a, d), up(b, c))
-            } else if *d <= 0 {
-                (dn(b, d), up(a, c))
-            } else {
-                (dn(a, d), up(a, c))
-            }
-        } else if *c >= 0 {
-            (dn(a, d), up(b, d))
-        } else if *d <= 0 {
-            (dn(b, c), up(a, c))
-        } else if a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite() {
-            (fmin(dn(a, d), dn(b, c)), fmax(up(a, c), up(b, d)))
-        } else {
-            // NaN or infinite endpoints: give up on the value, keep the flag.
-            (Float::with_val(p, f64::NAN), Float::with_val(p, f64::NAN))
-        };
-        MpIv { lo, hi }
+        use expanse_interval::IntervalArith;
+        MpIv(self.0.mul(&o.0))
     }
     fn neg(&self) -> Self {
-        MpIv {
-            lo: -self.hi.clone(),
-            hi: -self.lo.clone(),
-        }
+        use expanse_interval::IntervalArith;
+        MpIv(self.0.neg())
     }
     fn sqr(&self) -> Self {
-        let p = self.prec();
-        let (a, b) = (&self.lo, &self.hi);
-        if *a >= 0 {
-            MpIv {
-                lo: rnd!(p, a * a, Round::Down),
-                hi: rnd!(p, b * b, Round::Up),
-            }
-        } else if *b <= 0 {
-            MpIv {
-                lo: rnd!(p, b * b, Round::Down),
-                hi: rnd!(p, a * a, Round::Up),
-            }
-        } else {
-            MpIv {
-                lo: Float::with_val(p, 0),
-                hi: fmax(rnd!(p, a * a, Round::Up), rnd!(p, b * b, Round::Up)),
-            }
-        }
+        use expanse_interval::IntervalArith;
+        MpIv(self.0.sqr())
     }
     fn recip(&self) -> Option<Self> {
-        if !self.is_finite() || !(self.lo > 0 || self.hi < 0) {
+        use expanse_interval::IntervalArith;
+        if !self.is_finite() || self.0.contains_f64(0.0) {
             return None;
         }
-        let p = self.prec();
-        Some(MpIv {
-            lo: rnd!(p, 1 / &self.hi, Round::Down),
-            hi: rnd!(p, 1 / &self.lo, Round::Up),
-        })
+        Some(MpIv(self.0.recip())).filter(|r| r.is_finite())
     }
     fn lo(&self) -> Float {
-        self.lo.clone()
+        self.0.lo().clone()
     }
     fn hi(&self) -> Float {
-        self.hi.clone()
+        self.0.hi().clone()
     }
     fn is_finite(&self) -> bool {
-        self.lo.is_finite() && self.hi.is_finite() && self.lo <= self.hi
+        use expanse_interval::IntervalArith;
+        self.0.is_bounded()
     }
 }
 
