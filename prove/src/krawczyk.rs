@@ -394,3 +394,84 @@ pub fn prove_existence<S: Ivl>(
         reason: format!("no inclusion after {max_inflations} inflations at {prec} bits"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ivl::{F64Iv, MpBall, MpIv};
+    use rug::Rational;
+
+    /// Exact solution of the cyclic system by Gaussian elimination over the rationals.
+    fn exact_solve(alpha: &[Rational], beta: &Rational, w: &[Rational]) -> Vec<Rational> {
+        let p = alpha.len();
+        let mut m = vec![vec![Rational::new(); p + 1]; p];
+        for i in 0..p {
+            m[i][(i + 1) % p] += 1;
+            m[i][i] += &alpha[i];
+            m[i][(i + p - 1) % p] -= beta;
+            m[i][p] = w[i].clone();
+        }
+        for c in 0..p {
+            let r = (c..p).find(|&r| m[r][c] != 0).expect("nonsingular");
+            m.swap(c, r);
+            for r in 0..p {
+                if r != c && m[r][c] != 0 {
+                    let f = Rational::from(&m[r][c] / &m[c][c]);
+                    for k in c..=p {
+                        let t = Rational::from(&f * &m[c][k]);
+                        m[r][k] -= t;
+                    }
+                }
+            }
+        }
+        (0..p)
+            .map(|i| Rational::from(&m[i][p] / &m[i][i]))
+            .collect()
+    }
+
+    fn encloses<S: Ivl>(prec: u32, keep: bool) {
+        // Coefficients with inexact binary values (thirds), α_i of both signs; the interval
+        // solve must contain the exact rational solution for every period up to 12.
+        for p in 1..=12usize {
+            let alpha: Vec<Rational> = (0..p)
+                .map(|i| Rational::from((7 * (i as i64 % 5) - 13, 3 + i as i64 % 2)))
+                .collect();
+            let beta = Rational::from((3, 10));
+            let w: Vec<Rational> = (0..p).map(|i| Rational::from((2 - i as i64, 3))).collect();
+            let d = exact_solve(&alpha, &beta, &w);
+            let enc = |q: &Rational| {
+                let lo = Float::with_val_round(prec, q, Round::Down).0;
+                let hi = Float::with_val_round(prec, q, Round::Up).0;
+                S::from_bounds(&lo, &hi, prec)
+            };
+            let mut got: Vec<S> = Vec::new();
+            cyclic_solve::<S>(
+                p,
+                &enc(&beta),
+                prec,
+                keep,
+                |i| (enc(&alpha[i]), enc(&w[i])),
+                |_, v| got.push(v.clone()),
+            )
+            .expect("solvable");
+            assert_eq!(got.len(), p);
+            for i in 0..p {
+                let (lo, hi) = (got[i].lo().to_rational(), got[i].hi().to_rational());
+                assert!(
+                    lo.is_some_and(|l| l <= d[i]) && hi.is_some_and(|h| d[i] <= h),
+                    "{} p={p} i={i}",
+                    S::KIND
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn interval_cyclic_solve_encloses_the_exact_solution() {
+        encloses::<F64Iv>(53, false);
+        encloses::<MpIv>(120, false);
+        encloses::<MpIv>(120, true);
+        encloses::<MpBall>(120, false);
+        encloses::<MpBall>(120, true);
+    }
+}

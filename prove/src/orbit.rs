@@ -1,6 +1,6 @@
 //! Periodic orbits as points: the cyclic system of the Hénon map in x alone, its Jacobian
-//! solved in O(p) time and O(1) extra memory, Newton refinement in MPFR (`rug::Float`) at the
-//! precision the proof will need, and estimates of how fast errors grow along the orbit.
+//! solved in O(p) time and memory, Newton refinement in MPFR (`rug::Float`) at the precision
+//! the proof will need, and estimates of how fast errors grow along the orbit.
 //!
 //! With y_i = b·x_{i−1}, a period-p orbit is a zero of the cyclic system (MATH.md §4.1)
 //!
@@ -9,13 +9,14 @@
 //! ```
 //!
 //! Its Jacobian A acts as (Aδ)_i = δ_{i+1} + α_i δ_i − β δ_{i−1} with α_i = 2a·x_i, β = b.
-//! A·δ = w is solved by writing the p-periodic solution of the recurrence
+//! Newton solves A·δ = w by banded elimination ([`solve_banded`]). The interval proof
+//! ([`crate::krawczyk::cyclic_solve`]) solves it by writing the p-periodic solution of the
+//! recurrence
 //! δ_{i+1} = w_i − α_i δ_i + β δ_{i−1} as δ_i = c_i + f_i·u + g_i·v with (u, v) = (δ_0, δ_{−1})
 //! unknown: closing the cycle gives the 2×2 system (I − M)(u, v)ᵀ = (c_p, c_{p−1})ᵀ with
 //! M = [[f_p, g_p], [f_{p−1}, g_{p−1}]], whose determinant is 1 − tr M + (−β)^p (the
 //! recurrence matrices [[−α_i, β], [1, 0]] have determinant −β).
 
-use rug::ops::Pow;
 use rug::Float;
 
 /// Error-growth figures of an orbit, from a cheap f64 pass with rescaling.
@@ -112,59 +113,6 @@ pub fn residual(x: &[Float], a: &Float, b: &Float, prec: u32) -> Vec<Float> {
         .collect()
 }
 
-/// Solves A·δ = w for the cyclic Jacobian (α_i, β) in floating point at `prec` bits. Returns
-/// `None` when the closing 2×2 system is numerically singular. Accuracy: about
-/// `prec − 2·Growth::l1` bits relative to ‖A⁻¹‖·‖w‖.
-pub fn solve_point(alpha: &[Float], beta: &Float, w: &[Float], prec: u32) -> Option<Vec<Float>> {
-    let p = alpha.len();
-    let z = || Float::with_val(prec, 0);
-    let (mut c0, mut c1) = (z(), z());
-    let (mut f0, mut f1) = (z(), Float::with_val(prec, 1));
-    let (mut g0, mut g1) = (Float::with_val(prec, 1), z());
-    for i in 0..p {
-        let step = |v0: &Float, v1: &Float, wi: Option<&Float>| {
-            let mut n = Float::with_val(prec, beta * v0);
-            n -= Float::with_val(prec, &alpha[i] * v1);
-            if let Some(wi) = wi {
-                n += wi;
-            }
-            n
-        };
-        let c2 = step(&c0, &c1, Some(&w[i]));
-        let f2 = step(&f0, &f1, None);
-        let g2 = step(&g0, &g1, None);
-        c0 = std::mem::replace(&mut c1, c2);
-        f0 = std::mem::replace(&mut f1, f2);
-        g0 = std::mem::replace(&mut g1, g2);
-    }
-    // Now (c1, c0) = (c_p, c_{p−1}), etc.
-    let detm = Float::with_val(prec, -beta).pow(p as u32);
-    let tr = Float::with_val(prec, &f1 + &g0);
-    let det = Float::with_val(prec, 1 - tr) + detm;
-    if det.is_zero() || !det.is_finite() {
-        return None;
-    }
-    let one_g = Float::with_val(prec, 1 - &g0);
-    let one_f = Float::with_val(prec, 1 - &f1);
-    let u = (Float::with_val(prec, &c1 * &one_g) + Float::with_val(prec, &g1 * &c0)) / &det;
-    let v = (Float::with_val(prec, &f0 * &c1) + Float::with_val(prec, &one_f * &c0)) / &det;
-    // Second pass: run the recurrence from (δ_{−1}, δ_0) = (v, u).
-    let mut out = Vec::with_capacity(p);
-    let (mut d0, mut d1) = (v, u);
-    for i in 0..p {
-        out.push(d1.clone());
-        let mut n = Float::with_val(prec, beta * &d0);
-        n -= Float::with_val(prec, &alpha[i] * &d1);
-        n += &w[i];
-        d0 = std::mem::replace(&mut d1, n);
-    }
-    if out.iter().all(|d| d.is_finite()) {
-        Some(out)
-    } else {
-        None
-    }
-}
-
 /// The folded order of the unknowns: 0, p−1, 1, p−2, 2, … In it every equation i couples
 /// positions at most 2 apart (i−1, i, i+1 are neighbours in the cycle), so the cyclic system
 /// becomes a band matrix with two sub- and two super-diagonals. Returns (order, position).
@@ -192,7 +140,7 @@ fn folded_order(p: usize) -> (Vec<usize>, Vec<usize>) {
 /// most four off-diagonals, about two of them nonzero), backward stable, so the result is
 /// accurate to about `prec − log₂ cond(A)` bits. For a hyperbolic periodic orbit cond(A)
 /// stays moderate however long the orbit (the multiple-shooting operator is well conditioned
-/// where the single-shooting recurrence of [`solve_point`] amplifies by 2^(2·l1)), so Newton
+/// where the single-shooting recurrence below amplifies by 2^(2·l1)), so Newton
 /// can work at about twice the bits of its current accuracy instead of that plus 2·l1.
 /// Floating point only: used by Newton, never in a proof. Returns `None` on a zero or
 /// non-finite pivot.
@@ -551,31 +499,6 @@ mod tests {
                 .collect();
             let d = solve_banded(&alpha, &beta, &w, prec).unwrap();
             for i in 0..p {
-                let r = Float::with_val(
-                    prec,
-                    &d[(i + 1) % p] + Float::with_val(prec, &alpha[i] * &d[i]),
-                ) - Float::with_val(prec, &beta * &d[(i + p - 1) % p])
-                    - &w[i];
-                assert!(r.abs() < 1e-50, "p={p} i={i}");
-            }
-        }
-    }
-
-    #[test]
-    fn point_solve_matches_the_dense_system() {
-        // A small cyclic system solved by the recurrence must satisfy A·δ = w.
-        let prec = 200;
-        for p in 1..6usize {
-            let alpha: Vec<Float> = (0..p)
-                .map(|i| Float::with_val(prec, 0.7 + 0.3 * i as f64))
-                .collect();
-            let beta = Float::with_val(prec, 0.3);
-            let w: Vec<Float> = (0..p)
-                .map(|i| Float::with_val(prec, 1.0 - 0.25 * i as f64))
-                .collect();
-            let d = solve_point(&alpha, &beta, &w, prec).unwrap();
-            for i in 0..p {
-                // (Aδ)_i = δ_{i+1} + α_i δ_i − β δ_{i−1}
                 let r = Float::with_val(
                     prec,
                     &d[(i + 1) % p] + Float::with_val(prec, &alpha[i] * &d[i]),
