@@ -53,13 +53,13 @@
 //!   costs O(p·M(P)) in all, because its precision doubles with its accuracy (the last step,
 //!   at P bits with its banded solve at P/2, is about half of it). Altogether O(p·M(P)) =
 //!   about O(p^2.5) near the classical parameters. Measured on one core of a 2-vCPU AMD EPYC
-//!   (`expanse bench prove`, CPU time): p = 1000 in 0.04 s, p = 10 000 in 8.2 s (Newton 3.2 s,
+//!   (`expanse bench prove`, CPU time): p = 1000 in 0.03 s, p = 10 000 in 8.1 s (Newton 3.0 s,
 //!   Krawczyk 2.2 s, stability 0.5 s, cross-check 2.5 s).
 //! - memory: O(p) numbers: the orbit centres (p numbers of P bits), the radii (p numbers of
 //!   53 bits), the first-pass recurrence coefficients (2p numbers of P/2 bits, kept rather
 //!   than recomputed), Newton's U factor (about 4p numbers of P/2 bits) — the Jacobian is
 //!   never stored and C = A⁻¹ is never formed. In bits that is O(p·P) = O(p²) because the
-//!   precision itself must grow with p: 119 MiB peak at p = 10 000. No dense p×p matrix
+//!   precision itself must grow with p: 116 MiB peak at p = 10 000. No dense p×p matrix
 //!   appears anywhere.
 //!
 //! ## Soundness
