@@ -687,7 +687,7 @@ mod tests {
                                 assert!(inside(&pro, Rational::from(a * b)));
                                 assert!(inside(&sq, Rational::from(a * a)));
                                 if let Some(r) = y.recip() {
-                                    assert!(inside(&r, Rational::from(1 / b.clone())));
+                                    assert!(inside(&r, 1 / b.clone()));
                                 }
                             }
                         }
@@ -743,9 +743,8 @@ mod tests {
                 }
                 // And not much wider than the exact range: the product's width is within 1 %
                 // of the exact width |cx|·2ry + 2rx·|cy| (first order).
-                let w = Rational::from(q(&pro.hi()) - q(&pro.lo()));
-                let exact = Rational::from(cx.clone().abs() * &ry * 2u32)
-                    + Rational::from(cy.clone().abs() * &rx * 2u32);
+                let w = q(&pro.hi()) - q(&pro.lo());
+                let exact = cx.clone().abs() * &ry * 2u32 + cy.clone().abs() * &rx * 2u32;
                 assert!(
                     w <= exact.clone() * Rational::from((101, 100)) && w >= exact,
                     "k={k}"

@@ -414,12 +414,12 @@ mod tests {
         for c in 0..p {
             let r = (c..p).find(|&r| m[r][c] != 0).expect("nonsingular");
             m.swap(c, r);
-            for r in 0..p {
-                if r != c && m[r][c] != 0 {
-                    let f = Rational::from(&m[r][c] / &m[c][c]);
-                    for k in c..=p {
-                        let t = Rational::from(&f * &m[c][k]);
-                        m[r][k] -= t;
+            let pivot_row = m[c].clone();
+            for (r, row) in m.iter_mut().enumerate() {
+                if r != c && row[c] != 0 {
+                    let f = Rational::from(&row[c] / &pivot_row[c]);
+                    for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                        *x -= Rational::from(&f * y);
                     }
                 }
             }

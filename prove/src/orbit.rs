@@ -471,8 +471,6 @@ mod tests {
         let a = Float::with_val(prec, Float::parse("1.4").unwrap());
         let b = Float::with_val(prec, Float::parse("0.3").unwrap());
         let r = refine(&[Float::with_val(53, 0.6)], &a, &b, prec).unwrap();
-        let disc = Float::with_val(prec, Float::with_val(prec, 0.7f64 - 0.0) * 0);
-        let _ = disc;
         let one_b = Float::with_val(prec, 1 - &b);
         let s = Float::with_val(
             prec,
