@@ -4,7 +4,7 @@
 //! attractor's periodic orbits), so they measure the existence proof, the minimal-period check
 //! and the stability enclosure (which then says "not attracting").
 
-use crate::orbit::{growth, refine};
+use crate::orbit::refine;
 use rug::Float;
 
 /// An f64 guess for a period-p orbit: the segment of a long orbit (after `transient` steps,
@@ -49,9 +49,7 @@ pub fn periodic_orbit(a: &Float, b: &Float, p: usize, prec: u32) -> Option<Vec<F
     ] {
         let (guess, _) = near_return(a.to_f64(), b.to_f64(), p, transient, search.max(20 * p));
         let g: Vec<Float> = guess.iter().map(|v| Float::with_val(53, *v)).collect();
-        let gr = growth(&guess, a.to_f64(), b.to_f64());
-        let extra = (2.0 * gr.l1).ceil() as u32 + 64;
-        if let Some(r) = refine(&g, a, b, prec.max(extra + 128), extra) {
+        if let Some(r) = refine(&g, a, b, prec.max(128)) {
             if r.converged {
                 return Some(r.x);
             }

@@ -13,7 +13,7 @@
 //! | `reason` | why not proven (null otherwise) |
 //! | `period` | p |
 //! | `a`, `b` | `{given, value, radius, exact, lo, hi, centre}`: the text given, its exact value and radius (rationals), whether the box is exactly that binary number, the box endpoints, and the centre used for the preconditioner |
-//! | `arithmetic` | `{kind, bits}`: `f64-interval` (53) or `mpfr-interval` (bits) of the main proof |
+//! | `arithmetic` | `{kind, bits}`: `f64-interval` (53), `exp-interval` (106, 159, 212) or `mpfr-interval` (bits) of the main proof: the numbers every stored value fits; the prover encloses MPFR as midpoint-radius balls, `verify` recomputes with endpoint intervals |
 //! | `orbit` | `{centres, radii}`: x̌_i and r_i, X_i = [x̌_i − r_i, x̌_i + r_i], y_i = b·x_{i−1} |
 //! | `boxes` | `{x: [{lo, hi}], y: [{lo, hi}]}`: the orbit boxes rounded outward to f64, for plotting (not read by verify) |
 //! | `point` | z_0 in short decimal, for humans only |
@@ -22,7 +22,7 @@
 //! | `trace`, `det` | `{lo, hi}` enclosures of tr Dh^p and det Dh^p over the boxes |
 //! | `stability` | `attracting`, `not-attracting`, `undecided` |
 //! | `cross_check` | `{method: "krawczyk-2d-direct", bits, proved, centre, radii, trace, stability, agrees}` or `{skipped: true}` |
-//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence, stability, cross_check, attempts: [{kind, bits, outcome, us}]}` |
+//! | `precision` | `{summary, growth_bits: {l1, l2}, refine: {kind, bits, iterations}, existence: {kind, bits, solve_bits}, stability: {kind, bits}, cross_check: {kind, bits, jacobian_bits}, attempts: [{kind, bits, outcome, us}]}` (informative: what ran at which precision; not read by verify) |
 //! | `timings_us` | `{refine, existence, stability, cross_check, total}`; `timings.total_s` the total in seconds |
 //!
 //! `expanse verify` ([`crate::verify`]) recomputes every inclusion from `a`, `b`, `period`,
@@ -112,7 +112,7 @@ pub fn certificate(pr: &Proof) -> Value {
             "proved": cc.proved,
             "centre": [to_hex(&cc.centre[0]), to_hex(&cc.centre[1])],
             "radii": [to_hex(&cc.radii[0]), to_hex(&cc.radii[1])],
-            "trace": iv_json(&cc.trace.as_ref().map(|t| { use crate::ivl::Ivl; (t.lo(), t.hi()) })),
+            "trace": iv_json(&cc.trace),
             "stability": stab_str(cc.decision),
             "contraction": format!("{:.6e}", cc.contraction),
             "agrees": cc.proved && cc.decision == pr.stability,
@@ -173,9 +173,9 @@ pub fn certificate(pr: &Proof) -> Value {
             "summary": format!("{} {} bits", pr.kind, pr.bits),
             "growth_bits": {"l1": format!("{:.3}", pr.growth.l1), "l2": format!("{:.3}", pr.growth.l2)},
             "refine": {"kind": "mpfr-float", "bits": pr.refine.0, "iterations": pr.refine.1},
-            "existence": {"kind": pr.kind, "bits": pr.bits},
-            "stability": {"kind": pr.kind, "bits": pr.bits},
-            "cross_check": pr.cross.as_ref().map(|c| json!({"kind": "mpfr-interval", "bits": c.bits})),
+            "existence": {"kind": pr.kind, "bits": pr.bits, "solve_bits": pr.solve_bits},
+            "stability": {"kind": pr.kind, "bits": pr.stab_bits},
+            "cross_check": pr.cross.as_ref().map(|c| json!({"kind": "mpfr-interval", "bits": c.bits, "jacobian_bits": c.jacobian_bits})),
             "attempts": pr.attempts.iter().map(|a| json!({"kind": a.kind, "bits": a.bits, "outcome": a.outcome, "us": us(a.ms)})).collect::<Vec<_>>(),
         },
         "timings_us": {

@@ -26,9 +26,11 @@
 //! Exclusion: every zero in X lies in x̌ + A⁻¹·w, so if some component of that enclosure misses
 //! (−r_i, r_i) entirely there is no zero in X.
 //!
-//! Cost: each evaluation is two passes of the recurrence, O(p) interval operations and O(1)
-//! intervals of extra memory (coefficients are recomputed in the second pass rather than
-//! stored). The boxes X are stored: O(p) numbers.
+//! Cost: each evaluation is two passes of the recurrence, O(p) interval operations. Extra
+//! memory: with the split precision of [`eval_split`] the coefficients (α_i, w_i) of the first
+//! pass, rounded to the solve's precision, are kept for the second (2p intervals of about half
+//! the bits); otherwise they are recomputed (O(1) intervals). The boxes X are stored: O(p)
+//! numbers.
 
 use crate::ivl::Ivl;
 use crate::params::ParamBox;
@@ -74,15 +76,19 @@ pub fn ipow<S: Ivl>(x: &S, mut n: u64, prec: u32) -> S {
 }
 
 /// Encloses the solution set {A⁻¹·w : w ∈ W} (W a box of right-hand sides) of the cyclic system
-/// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i) and is called
-/// twice per index; `emit(i, δ_i)` receives the enclosures in order.
+/// δ_{i+1} + α_i δ_i − β δ_{i−1} = w_i, streaming: `coef(i)` returns (α_i, w_i); `emit(i, δ_i)`
+/// receives the enclosures in order. With `keep` the coefficients of the first pass are kept
+/// for the second (2p intervals of memory, `coef` called once per index); without it they are
+/// recomputed (O(1) memory, `coef` called twice per index).
 pub fn cyclic_solve<S: Ivl>(
     p: usize,
     beta: &S,
     prec: u32,
+    keep: bool,
     mut coef: impl FnMut(usize) -> (S, S),
     mut emit: impl FnMut(usize, &S),
 ) -> Result<(), EvalFailure> {
+    let mut kept: Vec<Option<(S, S)>> = Vec::with_capacity(if keep { p } else { 0 });
     let zero = S::int(0, prec);
     let one = S::int(1, prec);
     let step = |al: &S, w: Option<&S>, v0: &S, v1: &S| {
@@ -104,6 +110,9 @@ pub fn cyclic_solve<S: Ivl>(
         c0 = std::mem::replace(&mut c1, c2);
         f0 = std::mem::replace(&mut f1, f2);
         g0 = std::mem::replace(&mut g1, g2);
+        if keep {
+            kept.push(Some((al, w)));
+        }
     }
     // det(I − M) = 1 − tr M + det M, det M = (−β)^p exactly.
     let detm = ipow(&beta.neg(), p as u64, prec);
@@ -124,7 +133,10 @@ pub fn cyclic_solve<S: Ivl>(
         if i + 1 == p {
             break;
         }
-        let (al, w) = coef(i);
+        let (al, w) = match kept.get_mut(i).and_then(Option::take) {
+            Some(k) => k,
+            None => coef(i),
+        };
         let c2 = step(&al, Some(&w), &c0, &c1);
         let f2 = step(&al, None, &f0, &f1);
         let g2 = step(&al, None, &g0, &g1);
@@ -149,7 +161,7 @@ pub fn eval<S: Ivl>(
 /// [`eval`] with the cyclic solve run at `solve_prec ≤ prec` bits (MPFR intervals; other kinds
 /// ignore it). The right-hand sides w_i = −G_i(x̌; P) − D_i and the coefficients α_i are
 /// enclosed at `prec` bits and then rounded outward to `solve_prec`; β likewise. The solve
-/// then encloses {A'⁻¹w : A' ∈ [A], w ∈ W}, which contains A⁻¹·w for the exact A = DG(x̌; ǎ, b̌)
+/// then encloses {A'⁻¹w : A' ∈ \[A\], w ∈ W}, which contains A⁻¹·w for the exact A = DG(x̌; ǎ, b̌)
 /// and every w ∈ W, so the theorem above applies unchanged.
 ///
 /// Why this is enough: W has magnitude and width both of order |G(x̌)| + r² (≈ 2^(−prec)
@@ -168,7 +180,7 @@ pub fn eval_split<S: Ivl>(
     let sp = solve_prec.min(prec);
     let to_solve = |v: S| {
         if sp < prec {
-            S::from_bounds(&v.lo(), &v.hi(), sp)
+            v.to_prec(sp)
         } else {
             v
         }
@@ -215,7 +227,9 @@ pub fn eval_split<S: Ivl>(
     let mut finite = true;
     let mut mags = Vec::with_capacity(p);
     let mut worst = 0.0f64;
-    cyclic_solve::<S>(p, &ibc_solve, sp, coef, |i, d| {
+    // With a split precision the coefficients are short (solve_prec bits): keep them rather
+    // than recompute the long residuals in the second pass.
+    cyclic_solve::<S>(p, &ibc_solve, sp, sp < prec, coef, |i, d| {
         if !d.is_finite() {
             finite = false;
             inside = false;
@@ -378,5 +392,86 @@ pub fn prove_existence<S: Ivl>(
     }
     Existence::Undecided {
         reason: format!("no inclusion after {max_inflations} inflations at {prec} bits"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ivl::{F64Iv, MpBall, MpIv};
+    use rug::Rational;
+
+    /// Exact solution of the cyclic system by Gaussian elimination over the rationals.
+    fn exact_solve(alpha: &[Rational], beta: &Rational, w: &[Rational]) -> Vec<Rational> {
+        let p = alpha.len();
+        let mut m = vec![vec![Rational::new(); p + 1]; p];
+        for i in 0..p {
+            m[i][(i + 1) % p] += 1;
+            m[i][i] += &alpha[i];
+            m[i][(i + p - 1) % p] -= beta;
+            m[i][p] = w[i].clone();
+        }
+        for c in 0..p {
+            let r = (c..p).find(|&r| m[r][c] != 0).expect("nonsingular");
+            m.swap(c, r);
+            let pivot_row = m[c].clone();
+            for (r, row) in m.iter_mut().enumerate() {
+                if r != c && row[c] != 0 {
+                    let f = Rational::from(&row[c] / &pivot_row[c]);
+                    for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                        *x -= Rational::from(&f * y);
+                    }
+                }
+            }
+        }
+        (0..p)
+            .map(|i| Rational::from(&m[i][p] / &m[i][i]))
+            .collect()
+    }
+
+    fn encloses<S: Ivl>(prec: u32, keep: bool) {
+        // Coefficients with inexact binary values (thirds), α_i of both signs; the interval
+        // solve must contain the exact rational solution for every period up to 12.
+        for p in 1..=12usize {
+            let alpha: Vec<Rational> = (0..p)
+                .map(|i| Rational::from((7 * (i as i64 % 5) - 13, 3 + i as i64 % 2)))
+                .collect();
+            let beta = Rational::from((3, 10));
+            let w: Vec<Rational> = (0..p).map(|i| Rational::from((2 - i as i64, 3))).collect();
+            let d = exact_solve(&alpha, &beta, &w);
+            let enc = |q: &Rational| {
+                let lo = Float::with_val_round(prec, q, Round::Down).0;
+                let hi = Float::with_val_round(prec, q, Round::Up).0;
+                S::from_bounds(&lo, &hi, prec)
+            };
+            let mut got: Vec<S> = Vec::new();
+            cyclic_solve::<S>(
+                p,
+                &enc(&beta),
+                prec,
+                keep,
+                |i| (enc(&alpha[i]), enc(&w[i])),
+                |_, v| got.push(v.clone()),
+            )
+            .expect("solvable");
+            assert_eq!(got.len(), p);
+            for i in 0..p {
+                let (lo, hi) = (got[i].lo().to_rational(), got[i].hi().to_rational());
+                assert!(
+                    lo.is_some_and(|l| l <= d[i]) && hi.is_some_and(|h| d[i] <= h),
+                    "{} p={p} i={i}",
+                    S::KIND
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn interval_cyclic_solve_encloses_the_exact_solution() {
+        encloses::<F64Iv>(53, false);
+        encloses::<MpIv>(120, false);
+        encloses::<MpIv>(120, true);
+        encloses::<MpBall>(120, false);
+        encloses::<MpBall>(120, true);
     }
 }

@@ -94,9 +94,9 @@ pub fn maximal_proper_divisors(p: usize) -> Vec<usize> {
     let mut n = p;
     let mut q = 2;
     while q * q <= n {
-        if n % q == 0 {
+        if n.is_multiple_of(q) {
             out.push(p / q);
-            while n % q == 0 {
+            while n.is_multiple_of(q) {
                 n /= q;
             }
         }

@@ -47,7 +47,7 @@ fn period_100_saddle_with_split_precision_solve() {
     let ah = Float::with_val(hp, Float::parse("1.4").unwrap());
     let bh = Float::with_val(hp, Float::parse("0.3").unwrap());
     let xs: Vec<Float> = pr.centres.iter().map(|v| Float::with_val(hp, v)).collect();
-    let r = expanse_prove::orbit::refine(&xs, &ah, &bh, hp, 400).expect("refines");
+    let r = expanse_prove::orbit::refine(&xs, &ah, &bh, hp).expect("refines");
     let x = r.x;
     for i in 0..p {
         let xn = &x[(i + 1) % p];
