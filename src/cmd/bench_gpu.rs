@@ -395,7 +395,7 @@ fn bench(ctx: &GpuContext, args: &Args) -> CmdResult {
             r.term, r.n, r.orbits, r.steps, r.seconds, r.rate, r.fp64, frac
         );
     }
-    println!("FP ops/it: add, mul and FMA instructions per Hénon step counted from the source on the path with no zero error term (a lower bound for N >= 3, where VecSumErrBranch often runs longer; ncu's executed counts are in the issue note); ceiling {ceiling:.3e} FP64 instr/s");
+    println!("FP ops/it: add, sub, mul and FMA instructions per Hénon step, counted by running one step of the (branch-free) source arithmetic on a counting lane type; ceiling {ceiling:.3e} FP64 instr/s");
     Ok(Outcome::Success)
 }
 
