@@ -346,12 +346,16 @@ __device__ __forceinline__ E mul_param(const E &x, const E &p, bool p_single) {
     return mul_fast(x, p);
 }
 
-// The new x of a Hénon step, 1 + y - a*x2 (core's `henon_x`): N <= 2 as (y + 1) - a*x2 by
-// three operations; N >= 3 fused into one level accumulation: level 0: 1, y_0, then -(a*x2's
+// The new x of a Hénon step, 1 + y - a*x2 (core's `henon_x`): N = 1 as fma(-a, x2, y + 1);
+// N = 2 as (y + 1) - a*x2 by three operations; N >= 3 fused into one level accumulation: level 0: 1, y_0, then -(a*x2's
 // level-0 items); level n: y_n, then -(a*x2's level-n items).
 template <bool SINGLE>
 __device__ __forceinline__ E henon_x(const E &y, const E &a, bool a1, const E &x2) {
-#if NT <= 2
+#if NT == 1
+    E out;
+    out.t[0] = fma(-a.t[0], x2.t[0], y.t[0] + T(1));
+    return out;
+#elif NT == 2
     E t = mul_param<SINGLE>(x2, a, a1);
     E u = add_term_fast(y, T(1));
     return sub_fast(u, t);

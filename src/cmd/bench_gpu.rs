@@ -528,7 +528,7 @@ fn experiment(ctx: &GpuContext, scale: f64) -> CmdResult {
 mod tests {
     use super::*;
 
-    /// Hand counts from the source: N = 1 is 5 IEEE operations; N = 2 with one-term parameters
+    /// Hand counts from the source: N = 1 is 4 IEEE operations (x·x, y + 1, the FMA, b·x); N = 2 with one-term parameters
     /// is sqr 7 + 2 × mul_term 6 + add_term 10 + add 11 = 40 (general parameters: mul 8).
     /// N = 3, one-term parameters (level accumulation, `core/src/fast.rs`):
     /// sqr = doublings 3 + level 0: 2ProdFMA 2; level 1: 2 + e₀₀'s 2Sum 6 + carry add 1;
@@ -539,7 +539,7 @@ mod tests {
     /// renormalisation 24 → 38. Total 159.
     #[test]
     fn source_counts_of_small_n() {
-        assert_eq!(fp64_per_step(1, true), 5);
+        assert_eq!(fp64_per_step(1, true), 4);
         assert_eq!(fp64_per_step(2, true), 40);
         assert_eq!(fp64_per_step(2, false), 44);
         assert_eq!(fp64_per_step(3, true), 49 + 72 + 38);
