@@ -11,8 +11,9 @@
 //! `henon_step` on `Fast<T, N>` (tested in `tests/batch.rs`); the search can therefore use
 //! this and still match the GPU kernels.
 
+use crate::eft::{fast_two_sum, two_prod, two_sum};
 use crate::expansion::Expansion;
-use crate::fast::{fast_two_sum, henon_x, sqr, two_prod, two_sum, Param};
+use crate::fast::{henon_x, sqr, Param};
 use crate::float::FloatTerm;
 use core::ops::{Add, Mul, Neg, Sub};
 

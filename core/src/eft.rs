@@ -9,12 +9,14 @@
 //! Rust never contracts `a * b + c` into an FMA on its own, so the operation counts below are
 //! the ones executed.
 
+use crate::batch::Lane;
 use crate::float::FloatTerm;
 
 /// 2Sum (Knuth, Møller): `s = fl(a + b)` and `e = a + b − s` exactly. 6 operations, no
-/// condition on the operands.
+/// condition on the operands. Like [`fast_two_sum`] and [`two_prod`] it acts on any
+/// [`Lane`] (a machine number, or several in a SIMD register, each lane independently).
 #[inline(always)]
-pub fn two_sum<T: FloatTerm>(a: T, b: T) -> (T, T) {
+pub fn two_sum<T: Lane>(a: T, b: T) -> (T, T) {
     let s = a + b;
     let a_virtual = s - b;
     let b_virtual = s - a_virtual;
@@ -26,7 +28,7 @@ pub fn two_sum<T: FloatTerm>(a: T, b: T) -> (T, T) {
 /// Fast2Sum (Dekker): `s = fl(a + b)`, `e = a + b − s` exactly, provided the exponent of `a`
 /// is at least that of `b` (true when `|a| ≥ |b|` or `a == 0`). 3 operations.
 #[inline(always)]
-pub fn fast_two_sum<T: FloatTerm>(a: T, b: T) -> (T, T) {
+pub fn fast_two_sum<T: Lane>(a: T, b: T) -> (T, T) {
     let s = a + b;
     let z = s - a;
     (s, b - z)
@@ -34,7 +36,7 @@ pub fn fast_two_sum<T: FloatTerm>(a: T, b: T) -> (T, T) {
 
 /// 2ProdFMA: `p = fl(a·b)` and `e = a·b − p` exactly (when no underflow). 2 operations.
 #[inline(always)]
-pub fn two_prod<T: FloatTerm>(a: T, b: T) -> (T, T) {
+pub fn two_prod<T: Lane>(a: T, b: T) -> (T, T) {
     let p = a * b;
     (p, a.mul_add(b, -p))
 }

@@ -40,6 +40,7 @@
 //!   (negated), 1 and y in one level accumulation instead of three operations.
 
 use crate::batch::Lane;
+use crate::eft::{fast_two_sum, two_prod, two_sum};
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 
@@ -70,32 +71,6 @@ macro_rules! unroll {
 #[inline(always)]
 pub(crate) fn zero<L: Lane>() -> L {
     L::splat(<L::Scalar as FloatTerm>::ZERO)
-}
-
-/// 2Sum (as [`crate::eft::two_sum`]): 6 operations, exact.
-#[inline(always)]
-pub(crate) fn two_sum<L: Lane>(a: L, b: L) -> (L, L) {
-    let s = a + b;
-    let a_virtual = s - b;
-    let b_virtual = s - a_virtual;
-    let a_err = a - a_virtual;
-    let b_err = b - b_virtual;
-    (s, a_err + b_err)
-}
-
-/// Fast2Sum (as [`crate::eft::fast_two_sum`]): 3 operations, exact when exp(a) ≥ exp(b).
-#[inline(always)]
-pub(crate) fn fast_two_sum<L: Lane>(a: L, b: L) -> (L, L) {
-    let s = a + b;
-    let z = s - a;
-    (s, b - z)
-}
-
-/// 2ProdFMA (as [`crate::eft::two_prod`]): 2 operations, exact barring underflow.
-#[inline(always)]
-pub(crate) fn two_prod<L: Lane>(a: L, b: L) -> (L, L) {
-    let p = a * b;
-    (p, a.mul_add(b, -p))
 }
 
 /// The running level sums of one N ≥ 3 operation (see the module doc), fed item by item in
