@@ -318,6 +318,7 @@ impl<L: Lane, const N: usize> Params<L, N> {
 
 impl<L: Lane, const N: usize> Block<L, N> {
     /// Loads `L::WIDTH` orbits (`xs.len() == ys.len() == L::WIDTH`).
+    #[inline(always)]
     pub fn load(xs: &[Expansion<L::Scalar, N>], ys: &[Expansion<L::Scalar, N>]) -> Self {
         assert!(
             xs.len() == L::WIDTH && ys.len() == L::WIDTH,
@@ -335,6 +336,7 @@ impl<L: Lane, const N: usize> Block<L, N> {
     }
 
     /// Orbit `l` as fast-tier expansions (terms verbatim).
+    #[inline(always)]
     pub fn get(&self, l: usize) -> (Expansion<L::Scalar, N>, Expansion<L::Scalar, N>) {
         let x = core::array::from_fn(|i| self.x[i].get(l));
         let y = core::array::from_fn(|i| self.y[i].get(l));
@@ -357,6 +359,19 @@ impl<L: Lane, const N: usize> Block<L, N> {
 /// a time (two independent blocks per loop iteration keep more operations in flight); the
 /// remaining orbits go through the scalar [`crate::Fast`] (same results).
 pub fn henon_iterate_batch<L: Lane, const N: usize>(
+    a: &Expansion<L::Scalar, N>,
+    b: &Expansion<L::Scalar, N>,
+    xs: &mut [Expansion<L::Scalar, N>],
+    ys: &mut [Expansion<L::Scalar, N>],
+    steps: u64,
+) {
+    iterate_blocks::<L, N>(a, b, xs, ys, steps);
+}
+
+/// The body of [`henon_iterate_batch`], always inlined so that the AVX-512 entry point (a
+/// `#[target_feature]` function) compiles all of it with AVX-512 enabled.
+#[inline(always)]
+fn iterate_blocks<L: Lane, const N: usize>(
     a: &Expansion<L::Scalar, N>,
     b: &Expansion<L::Scalar, N>,
     xs: &mut [Expansion<L::Scalar, N>],
@@ -391,6 +406,121 @@ pub fn henon_iterate_batch<L: Lane, const N: usize>(
         xs[k] = x.0;
         ys[k] = y.0;
     }
+}
+
+/// The SIMD instruction sets [`henon_iterate_batch_f64`] can use, widest last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// [`F64Lanes`] (AVX2 in this project's x86-64-v3 build), two registers per lane group.
+    Baseline,
+    /// AVX-512F: eight f64 per register (detected at run time).
+    Avx512,
+}
+
+impl SimdLevel {
+    /// The widest level this CPU supports.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return SimdLevel::Avx512;
+            }
+        }
+        SimdLevel::Baseline
+    }
+
+    /// Lanes (orbits) per lane group at this level.
+    pub fn lanes(self) -> usize {
+        match self {
+            SimdLevel::Baseline => <Wide<F64Lanes, 2> as Lane>::WIDTH,
+            SimdLevel::Avx512 => 8,
+        }
+    }
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdLevel::Baseline => {
+                if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+                    "avx2"
+                } else {
+                    "portable"
+                }
+            }
+            SimdLevel::Avx512 => "avx512",
+        }
+    }
+}
+
+/// The requested [`SimdLevel`] is not supported by this CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimdUnavailable(pub SimdLevel);
+
+impl core::fmt::Display for SimdUnavailable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "this CPU does not support {}", self.0.name())
+    }
+}
+
+impl std::error::Error for SimdUnavailable {}
+
+/// [`henon_iterate_batch`] on f64 expansions with the widest SIMD this CPU has
+/// ([`SimdLevel::detect`]): the same results, bit for bit, at every level.
+pub fn henon_iterate_batch_f64<const N: usize>(
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    // The detected level is always available.
+    let _ = henon_iterate_batch_f64_at::<N>(SimdLevel::detect(), a, b, xs, ys, steps);
+}
+
+/// [`henon_iterate_batch_f64`] at a chosen level (for tests and benchmarks); refuses a level
+/// this CPU lacks.
+pub fn henon_iterate_batch_f64_at<const N: usize>(
+    level: SimdLevel,
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) -> Result<(), SimdUnavailable> {
+    match level {
+        SimdLevel::Baseline => {
+            henon_iterate_batch::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps);
+            Ok(())
+        }
+        SimdLevel::Avx512 => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: AVX-512F was detected just above.
+                    unsafe { iterate_avx512::<N>(a, b, xs, ys, steps) };
+                    return Ok(());
+                }
+            }
+            Err(SimdUnavailable(level))
+        }
+    }
+}
+
+/// The AVX-512 path: every operation of the iteration inlined into one function compiled with
+/// AVX-512F, on [`crate::avx512::F64x8`] lanes.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn iterate_avx512<const N: usize>(
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    iterate_blocks::<crate::avx512::F64x8, N>(a, b, xs, ys, steps);
 }
 
 /// Double-word (N = 2) accurate-tier operations on lanes: the same operations as

@@ -23,6 +23,8 @@
 #![deny(missing_docs)]
 
 pub mod accurate;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub mod batch;
 pub mod bounds;
 pub mod decimal;

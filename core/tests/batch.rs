@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
-use expanse_core::batch::{henon_iterate_batch, Block, F64Lanes, Lane, Lanes, Params};
+use expanse_core::batch::{
+    henon_iterate_batch, henon_iterate_batch_f64_at, Block, F64Lanes, Lane, Lanes, Params, SimdLevel,
+};
 use expanse_core::{henon_iterate, Expansion, Fast, FloatTerm};
 
 /// Bit patterns, with every NaN mapped to one value (NaN sign and payload are not specified
@@ -127,4 +129,53 @@ fn check_dw<L: Lane<Scalar = f64>>() {
 fn batch_dw_matches_scalar_accurate_tier() {
     check_dw::<F64Lanes>();
     check_dw::<Lanes<f64, 2>>();
+}
+
+/// `henon_iterate_batch_f64_at` at every SIMD level this CPU has (AVX-512 through the run-time
+/// check where present) equals the scalar fast tier bit for bit, every N, including orbits that
+/// escape to ±∞/NaN and a count that leaves a remainder for the scalar path.
+fn check_f64_level<const N: usize>(level: SimdLevel) {
+    let mut rng = SplitMix(1234 + N as u64);
+    let a: Expansion<f64, N> = "1.4".parse().unwrap();
+    let b: Expansion<f64, N> = "0.3".parse().unwrap();
+    let count = 6 * level.lanes() + 5;
+    let mut xs: Vec<Expansion<f64, N>> = (0..count)
+        .map(|k| match k {
+            1 => Expansion::from_f64(5.0),
+            2 | 3 => Expansion::from_f64(0.25 * (k - 2) as f64),
+            _ => rand_expansion(&mut rng, -3),
+        })
+        .collect();
+    let mut ys: Vec<Expansion<f64, N>> = (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
+    let (x0, y0) = (xs.clone(), ys.clone());
+    henon_iterate_batch_f64_at::<N>(level, &a, &b, &mut xs, &mut ys, 300)
+        .expect("level was detected as available");
+    for k in 0..count {
+        let (sx, sy) = henon_iterate(&a, &b, &Fast(x0[k]), &Fast(y0[k]), 300);
+        assert_eq!(bits(&xs[k]), bits(&sx.0), "{} N={N} orbit {k} x", level.name());
+        assert_eq!(bits(&ys[k]), bits(&sy.0), "{} N={N} orbit {k} y", level.name());
+    }
+}
+
+#[test]
+fn f64_batch_at_every_available_simd_level_matches_scalar() {
+    let best = SimdLevel::detect();
+    eprintln!("widest SIMD level on this CPU: {}", best.name());
+    for level in [SimdLevel::Baseline, SimdLevel::Avx512] {
+        if level > best {
+            // Refused, not silently run on narrower lanes.
+            let a = Expansion::<f64, 2>::from_f64(1.4);
+            let (mut xs, mut ys) = (vec![a; 3], vec![a; 3]);
+            assert!(henon_iterate_batch_f64_at::<2>(level, &a, &a, &mut xs, &mut ys, 1).is_err());
+            continue;
+        }
+        check_f64_level::<1>(level);
+        check_f64_level::<2>(level);
+        check_f64_level::<3>(level);
+        check_f64_level::<4>(level);
+        check_f64_level::<5>(level);
+        check_f64_level::<6>(level);
+        check_f64_level::<7>(level);
+        check_f64_level::<8>(level);
+    }
 }

@@ -3,7 +3,10 @@
 //!
 //! Measured per N, as Hénon iterations per second summed over all threads:
 //! - `fast`: the fast tier (`Fast<f64, N>`, the search's arithmetic) through
-//!   `expanse_core::batch`, W orbits per SIMD block (the figure of merit);
+//!   `expanse_core::batch::henon_iterate_batch_f64`, on the widest SIMD this CPU has (AVX-512,
+//!   detected at run time, else AVX2), two blocks of lanes per loop iteration (the figure of
+//!   merit);
+//! - `avx2` (only where AVX-512 is used): the same on AVX2 lanes, to show what the width buys;
 //! - `fast-1`: the same arithmetic one orbit at a time (latency-bound; shows what interleaving
 //!   buys);
 //! - `accurate`: the accurate tier (`Expansion<f64, N>`, proven bounds), one orbit at a time;
@@ -18,21 +21,15 @@
 //! machine may be shared). Ratios are against the MPFR rate from the same run.
 
 use super::{bench::Args, CmdResult, Outcome};
-use expanse_core::batch::{henon_iterate_batch, henon_iterate_batch_dw, F64Lanes, Lane, Wide};
+use expanse_core::batch::{henon_iterate_batch_dw, henon_iterate_batch_f64_at, F64Lanes, SimdLevel};
 use expanse_core::{henon_iterate, Expansion, Fast};
 use rayon::prelude::*;
 use rug::{Assign, Float};
 use serde::Serialize;
 use std::time::Instant;
 
-/// Lane type of the batched fast tier: two AVX2 registers per term (8 orbits), which keeps
-/// more independent operations in flight than one (measured with
-/// `cargo run --release -p expanse-core --example batch_probe`: at N = 4, 13 ns per orbit step
-/// against 14 ns with one register).
-type BenchLanes = Wide<F64Lanes, 2>;
-
-/// Orbits per loop iteration of the batched iteration: two blocks of `BenchLanes`.
-const LANES: usize = 2 * <BenchLanes as Lane>::WIDTH;
+/// Orbits per thread: a multiple of every level's orbits per loop iteration (2 × 8).
+const ORBITS_PER_THREAD: usize = 64;
 
 /// One row of the table. Rates are Hénon iterations per second over all threads, from
 /// on-CPU time (see [`timed`]); `*_wall` are the same from wall-clock time.
@@ -41,6 +38,8 @@ struct Row {
     n: usize,
     mpfr_bits: u32,
     fast_it_per_s: f64,
+    /// The same on AVX2 lanes, measured only when `fast` used AVX-512.
+    fast_avx2_it_per_s: Option<f64>,
     fast_one_orbit_it_per_s: f64,
     accurate_it_per_s: f64,
     accurate_batched_it_per_s: Option<f64>,
@@ -66,6 +65,9 @@ struct SearchRow {
 #[derive(Serialize)]
 struct Report {
     threads: usize,
+    /// SIMD instruction set of `fast`.
+    simd: &'static str,
+    /// Orbits per loop iteration of `fast`.
     lanes: usize,
     orbits_per_thread: usize,
     parameters: (f64, f64),
@@ -128,19 +130,27 @@ fn starts<const N: usize>(orbits: usize) -> (Vec<Expansion<f64, N>>, Vec<Expansi
     (xs, vec![Expansion::zero(); orbits])
 }
 
-fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
+fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> Row {
     let a: Expansion<f64, N> = "1.4".parse().expect("constant parses");
     let b: Expansion<f64, N> = "0.3".parse().expect("constant parses");
-    let per_thread = 4 * LANES;
+    let per_thread = ORBITS_PER_THREAD;
     let orbits = threads * per_thread;
 
-    // Fast tier, batched.
-    let (mut xs, mut ys) = starts::<N>(orbits);
-    let mut fast = |steps: u64| {
-        xs.par_chunks_mut(per_thread)
-            .zip(ys.par_chunks_mut(per_thread))
-            .for_each(|(cx, cy)| henon_iterate_batch::<BenchLanes, N>(&a, &b, cx, cy, steps));
+    // Fast tier, batched, at `level` and (for comparison) at the baseline level.
+    let batched = |level: SimdLevel| {
+        let (mut xs, mut ys) = starts::<N>(orbits);
+        move |steps: u64| {
+            xs.par_chunks_mut(per_thread)
+                .zip(ys.par_chunks_mut(per_thread))
+                .for_each(|(cx, cy)| {
+                    henon_iterate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
+                        .expect("level detected as available");
+                });
+        }
     };
+    let mut fast = batched(level);
+    let with_baseline = level != SimdLevel::Baseline;
+    let mut fast_baseline = batched(SimdLevel::Baseline);
 
     // Fast tier, one orbit at a time.
     let (mut xs1, mut ys1) = starts::<N>(orbits);
@@ -205,6 +215,11 @@ fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
     // keeping the best of each spreads any interference over all of them).
     let per = min_secs / REPEATS as f64;
     let s_fast = calibrate(per, &mut fast);
+    let s_base = if with_baseline {
+        calibrate(per, &mut fast_baseline)
+    } else {
+        0
+    };
     let s_one = calibrate(per, &mut fast_one);
     let s_acc = calibrate(per, &mut accurate);
     let s_mpfr = calibrate(per, &mut mpfr);
@@ -214,10 +229,19 @@ fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
         0
     };
     let best = |a: (f64, f64), b: (f64, f64)| (a.0.max(b.0), a.1.max(b.1));
-    let (mut fast_r, mut one_r, mut acc_r, mut mpfr_r, mut accb_r) =
-        ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0));
+    let (mut fast_r, mut base_r, mut one_r, mut acc_r, mut mpfr_r, mut accb_r) = (
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0, 0.0),
+    );
     for _ in 0..REPEATS {
         fast_r = best(fast_r, timed(orbits, s_fast, threads, &mut fast));
+        if with_baseline {
+            base_r = best(base_r, timed(orbits, s_base, threads, &mut fast_baseline));
+        }
         mpfr_r = best(mpfr_r, timed(orbits, s_mpfr, threads, &mut mpfr));
         one_r = best(one_r, timed(orbits, s_one, threads, &mut fast_one));
         acc_r = best(acc_r, timed(orbits, s_acc, threads, &mut accurate));
@@ -237,6 +261,7 @@ fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
         n: N,
         mpfr_bits: prec,
         fast_it_per_s: fast_r.1,
+        fast_avx2_it_per_s: with_baseline.then_some(base_r.1),
         fast_one_orbit_it_per_s: one_r.1,
         accurate_it_per_s: acc_r.1,
         accurate_batched_it_per_s: accb,
@@ -255,15 +280,16 @@ fn measure<const N: usize>(threads: usize, min_secs: f64) -> Row {
 pub fn run(args: &Args) -> CmdResult {
     let threads = rayon::current_num_threads();
     let min_secs = 0.3 * args.scale;
+    let level = SimdLevel::detect();
     let rows = vec![
-        measure::<1>(threads, min_secs),
-        measure::<2>(threads, min_secs),
-        measure::<3>(threads, min_secs),
-        measure::<4>(threads, min_secs),
-        measure::<5>(threads, min_secs),
-        measure::<6>(threads, min_secs),
-        measure::<7>(threads, min_secs),
-        measure::<8>(threads, min_secs),
+        measure::<1>(threads, min_secs, level),
+        measure::<2>(threads, min_secs, level),
+        measure::<3>(threads, min_secs, level),
+        measure::<4>(threads, min_secs, level),
+        measure::<5>(threads, min_secs, level),
+        measure::<6>(threads, min_secs, level),
+        measure::<7>(threads, min_secs, level),
+        measure::<8>(threads, min_secs, level),
     ];
     let mut search = Vec::new();
     for n in [1usize, 2, 4, 8] {
@@ -281,8 +307,9 @@ pub fn run(args: &Args) -> CmdResult {
     }
     let report = Report {
         threads,
-        lanes: LANES,
-        orbits_per_thread: 4 * LANES,
+        simd: level.name(),
+        lanes: 2 * level.lanes(),
+        orbits_per_thread: ORBITS_PER_THREAD,
         parameters: (1.4, 0.3),
         rows,
         search,
@@ -296,16 +323,18 @@ pub fn run(args: &Args) -> CmdResult {
     }
     println!(
         "Hénon map at (1.4, 0.3), f64 expansions, {} threads, {} orbits, {} orbits per loop \
-         iteration; rates from on-CPU time (iterations/s)",
+         iteration ({}); rates from on-CPU time (iterations/s)",
         threads,
         threads * report.orbits_per_thread,
-        LANES
+        report.lanes,
+        report.simd
     );
     println!(
-        "{:>2} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:>2} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "N",
         "bits",
         "fast",
+        "avx2",
         "fast-1",
         "accurate",
         "acc-batch",
@@ -331,10 +360,11 @@ pub fn run(args: &Args) -> CmdResult {
             None => String::new(),
         };
         println!(
-            "{:>2} {:>5} {:>10.3e} {:>10.3e} {:>10.3e} {:>10} {:>10.3e} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>9}",
+            "{:>2} {:>5} {:>10.3e} {:>10} {:>10.3e} {:>10.3e} {:>10} {:>10.3e} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>9}",
             r.n,
             r.mpfr_bits,
             r.fast_it_per_s,
+            opt(r.fast_avx2_it_per_s, 0),
             r.fast_one_orbit_it_per_s,
             r.accurate_it_per_s,
             opt(r.accurate_batched_it_per_s, 0),
