@@ -261,7 +261,11 @@ impl<L: Lane, const K: usize> Neg for Wide<L, K> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Self(self.0.map(|v| -v))
+        let mut r = self.0;
+        for v in r.iter_mut() {
+            *v = -*v;
+        }
+        Self(r)
     }
 }
 
@@ -313,6 +317,16 @@ impl<L: Lane, const N: usize> Params<L, N> {
             a: Param::new(a),
             b: Param::new(b),
         }
+    }
+
+    /// Lane l iterates at (a[l], b[l]) (`a.len() == b.len() == L::WIDTH`); `None` when the
+    /// lanes cannot share one instruction sequence (see [`Param::per_lane`]).
+    #[inline(always)]
+    pub fn per_lane(a: &[Expansion<L::Scalar, N>], b: &[Expansion<L::Scalar, N>]) -> Option<Self> {
+        Some(Self {
+            a: Param::per_lane(a)?,
+            b: Param::per_lane(b)?,
+        })
     }
 }
 
@@ -390,22 +404,123 @@ fn iterate_blocks<L: Lane, const N: usize>(
         .chunks_mut(2 * w)
         .zip(ys[..full].chunks_mut(2 * w))
     {
-        let mut b0 = Block::<L, N>::load(&cx[..w], &cy[..w]);
-        let mut b1 = Block::<L, N>::load(&cx[w..], &cy[w..]);
-        for _ in 0..steps {
-            b0.step(&p);
-            b1.step(&p);
-        }
-        for l in 0..w {
-            (cx[l], cy[l]) = b0.get(l);
-            (cx[w + l], cy[w + l]) = b1.get(l);
-        }
+        iterate_two_blocks(&p, &p, cx, cy, steps);
     }
     for k in full..xs.len() {
-        let (x, y) = crate::henon_iterate(a, b, &crate::Fast(xs[k]), &crate::Fast(ys[k]), steps);
-        xs[k] = x.0;
-        ys[k] = y.0;
+        (xs[k], ys[k]) = iterate_one_scalar(a, b, &xs[k], &ys[k], steps);
     }
+}
+
+/// Iterates the 2·`L::WIDTH` orbits of `cx`, `cy` `steps` times: the first `L::WIDTH` as one
+/// block with parameters `p0`, the rest as another with `p1`, interleaved (two independent
+/// blocks per loop iteration keep more operations in flight).
+#[inline(always)]
+fn iterate_two_blocks<L: Lane, const N: usize>(
+    p0: &Params<L, N>,
+    p1: &Params<L, N>,
+    cx: &mut [Expansion<L::Scalar, N>],
+    cy: &mut [Expansion<L::Scalar, N>],
+    steps: u64,
+) {
+    let w = L::WIDTH;
+    let mut b0 = Block::<L, N>::load(&cx[..w], &cy[..w]);
+    let mut b1 = Block::<L, N>::load(&cx[w..], &cy[w..]);
+    for _ in 0..steps {
+        b0.step(p0);
+        b1.step(p1);
+    }
+    for l in 0..w {
+        (cx[l], cy[l]) = b0.get(l);
+        (cx[w + l], cy[w + l]) = b1.get(l);
+    }
+}
+
+/// One orbit through the scalar fast tier (the same results as the lanes).
+fn iterate_one_scalar<T: FloatTerm, const N: usize>(
+    a: &Expansion<T, N>,
+    b: &Expansion<T, N>,
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+    steps: u64,
+) -> (Expansion<T, N>, Expansion<T, N>) {
+    let (x, y) = crate::henon_iterate(a, b, &crate::Fast(*x), &crate::Fast(*y), steps);
+    (x.0, y.0)
+}
+
+/// Iterates orbit k at its own parameters (a[k], b[k]) `steps` times, 2·`L::WIDTH` orbits at a
+/// time; a group whose lanes cannot share one instruction sequence (see
+/// [`Param::per_lane`]), and the orbits left over, go through the scalar fast tier (same
+/// results).
+#[inline(always)]
+fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
+    a: &[Expansion<L::Scalar, N>],
+    b: &[Expansion<L::Scalar, N>],
+    xs: &mut [Expansion<L::Scalar, N>],
+    ys: &mut [Expansion<L::Scalar, N>],
+    steps: u64,
+) {
+    assert!(
+        a.len() == xs.len() && b.len() == xs.len() && ys.len() == xs.len(),
+        "henon_iterate_per_orbit: a, b, xs and ys differ in length"
+    );
+    let w = L::WIDTH;
+    let full = xs.len() / (2 * w) * (2 * w);
+    let mut k = 0;
+    while k < full {
+        let p0 = Params::<L, N>::per_lane(&a[k..k + w], &b[k..k + w]);
+        let p1 = Params::<L, N>::per_lane(&a[k + w..k + 2 * w], &b[k + w..k + 2 * w]);
+        match (p0, p1) {
+            (Some(p0), Some(p1)) => {
+                iterate_two_blocks(&p0, &p1, &mut xs[k..k + 2 * w], &mut ys[k..k + 2 * w], steps)
+            }
+            _ => {
+                for j in k..k + 2 * w {
+                    (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
+                }
+            }
+        }
+        k += 2 * w;
+    }
+    for j in full..xs.len() {
+        (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
+    }
+}
+
+/// Iterates orbit k at (a[k], b[k]), f64 terms, on the widest SIMD this CPU has (the search's
+/// CPU backend: every orbit has its own parameters). The same results, bit for bit, as
+/// `henon_iterate` on [`crate::Fast`] per orbit.
+pub fn henon_iterate_per_orbit_f64<const N: usize>(
+    a: &[Expansion<f64, N>],
+    b: &[Expansion<f64, N>],
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    match SimdLevel::detect() {
+        SimdLevel::Avx512 => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: `detect` found AVX-512F.
+                unsafe { iterate_per_orbit_avx512::<N>(a, b, xs, ys, steps) };
+                return;
+            }
+            #[allow(unreachable_code)]
+            iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
+        }
+        SimdLevel::Baseline => iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps),
+    }
+}
+
+/// [`henon_iterate_per_orbit_f64`] for f32 terms, on eight portable lanes (which the compiler
+/// vectorises).
+pub fn henon_iterate_per_orbit_f32<const N: usize>(
+    a: &[Expansion<f32, N>],
+    b: &[Expansion<f32, N>],
+    xs: &mut [Expansion<f32, N>],
+    ys: &mut [Expansion<f32, N>],
+    steps: u64,
+) {
+    iterate_blocks_per_orbit::<Lanes<f32, 8>, N>(a, b, xs, ys, steps)
 }
 
 /// The SIMD instruction sets [`henon_iterate_batch_f64`] can use, widest last.
@@ -506,8 +621,24 @@ pub fn henon_iterate_batch_f64_at<const N: usize>(
     }
 }
 
-/// The AVX-512 path: every operation of the iteration inlined into one function compiled with
-/// AVX-512F, on [`crate::avx512::F64x8`] lanes.
+/// The AVX-512 path of [`henon_iterate_per_orbit_f64`]: every operation of the iteration
+/// inlined into one function compiled with AVX-512F, on [`crate::avx512::F64x8`] lanes.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn iterate_per_orbit_avx512<const N: usize>(
+    a: &[Expansion<f64, N>],
+    b: &[Expansion<f64, N>],
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    iterate_blocks_per_orbit::<crate::avx512::F64x8, N>(a, b, xs, ys, steps);
+}
+
+/// The AVX-512 path of [`henon_iterate_batch_f64_at`] (see [`iterate_per_orbit_avx512`]).
 ///
 /// # Safety
 /// The CPU must support AVX-512F.

@@ -67,6 +67,28 @@ macro_rules! unroll {
     };
 }
 
+/// `−v` when `neg`, else `v`. (A function, not a closure: every call on the hot path must be
+/// `inline(always)`, or inside an AVX-512 `#[target_feature]` function the compiler may leave a
+/// call that passes vector registers through memory.)
+#[inline(always)]
+fn signed<L: Lane>(v: L, neg: bool) -> L {
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+/// The terms of `t`, negated (see [`signed`] for why this is not `t.map(..)`).
+#[inline(always)]
+fn negated<L: Lane, const N: usize>(t: &[L; N]) -> [L; N] {
+    let mut r = *t;
+    for v in r.iter_mut() {
+        *v = -*v;
+    }
+    r
+}
+
 /// Zero of a lane type.
 #[inline(always)]
 pub(crate) fn zero<L: Lane>() -> L {
@@ -171,7 +193,6 @@ fn push_product<L: Lane, const N: usize>(
     neg: bool,
     extra: Option<(L, &[L; N])>,
 ) {
-    let sg = |v: L| if neg { -v } else { v };
     let mut prev = [zero::<L>(); N];
     unroll!(n in 0..N => {
         if let Some((lead, ys)) = extra {
@@ -183,20 +204,20 @@ fn push_product<L: Lane, const N: usize>(
         let mut cur = [zero::<L>(); N];
         for i in 0..=n {
             let (p, e) = two_prod(x[i], y[n - i]);
-            it.push(sg(p));
+            it.push(signed(p, neg));
             cur[i] = e;
         }
         for &e in prev.iter().take(n) {
-            it.push(sg(e));
+            it.push(signed(e, neg));
         }
         prev = cur;
         it.end_level();
     });
     for i in 1..N {
-        it.push(sg(x[i] * y[N - i]));
+        it.push(signed(x[i] * y[N - i], neg));
     }
     for &e in prev.iter() {
-        it.push(sg(e));
+        it.push(signed(e, neg));
     }
     it.end_level();
 }
@@ -212,7 +233,6 @@ fn push_term_product<L: Lane, const N: usize>(
     neg: bool,
     extra: Option<(L, &[L; N])>,
 ) {
-    let sg = |v: L| if neg { -v } else { v };
     let mut e_prev = zero::<L>();
     unroll!(n in 0..N => {
         if let Some((lead, ys)) = extra {
@@ -226,9 +246,9 @@ fn push_term_product<L: Lane, const N: usize>(
         } else {
             (x[n] * t, zero::<L>())
         };
-        it.push(sg(p));
+        it.push(signed(p, neg));
         if n > 0 {
-            it.push(sg(e_prev));
+            it.push(signed(e_prev, neg));
         }
         #[allow(unused_assignments)] // the last copy's error is not used
         {
@@ -410,6 +430,26 @@ impl<L: Lane, const N: usize> Param<L, N> {
             single: p.is_single_term(),
         }
     }
+    /// One parameter per lane: lane l holds `ps[l]` (`ps.len() == L::WIDTH`). `None` when the
+    /// lanes disagree on whether their parameter is one machine number: [`Param::mul`] must
+    /// then take different instruction sequences in different lanes (the scalar code picks
+    /// [`mul_term`] or [`mul`] per parameter), which one lane group cannot do.
+    #[inline(always)]
+    pub fn per_lane(ps: &[Expansion<L::Scalar, N>]) -> Option<Self> {
+        assert_eq!(ps.len(), L::WIDTH, "Param::per_lane needs one parameter per lane");
+        let single = ps[0].is_single_term();
+        if ps.iter().any(|p| p.is_single_term() != single) {
+            return None;
+        }
+        let mut terms = [zero::<L>(); N];
+        for (l, p) in ps.iter().enumerate() {
+            for (i, t) in terms.iter_mut().enumerate() {
+                t.set(l, p.terms[i]);
+            }
+        }
+        Some(Self { terms, single })
+    }
+
     /// x · p.
     #[inline(always)]
     pub fn mul(&self, x: &[L; N]) -> [L; N] {
@@ -437,7 +477,7 @@ pub fn henon_x<L: Lane, const N: usize>(y: &[L; N], a: &Param<L, N>, x2: &[L; N]
     if N <= 2 {
         let t = a.mul(x2);
         let u = add_term(y, one);
-        return add(&u, &t.map(|v| -v));
+        return add(&u, &negated(&t));
     }
     let mut it = Acc::<L, N>::new();
     if a.single {

@@ -71,11 +71,32 @@ pub trait FloatTerm:
     fn to_bits_u64(self) -> u64;
     /// The value with raw bit pattern `b` (the low 32 bits for f32).
     fn from_bits_u64(b: u64) -> Self;
+    /// Iterates orbit k at its parameters (a[k], b[k]) `steps` times with the fast tier on this
+    /// CPU's SIMD lanes ([`crate::batch::henon_iterate_per_orbit_f64`] or `_f32`): the same
+    /// results, bit for bit, as `henon_iterate` on [`crate::Fast`] orbit by orbit. All four
+    /// slices have one entry per orbit.
+    fn henon_iterate_per_orbit<const N: usize>(
+        a: &[crate::Expansion<Self, N>],
+        b: &[crate::Expansion<Self, N>],
+        xs: &mut [crate::Expansion<Self, N>],
+        ys: &mut [crate::Expansion<Self, N>],
+        steps: u64,
+    );
 }
 
 macro_rules! impl_float_term {
-    ($t:ty, $p:expr, $splitter:expr, $name:expr) => {
+    ($t:ty, $p:expr, $splitter:expr, $name:expr, $per_orbit:path) => {
         impl FloatTerm for $t {
+            #[inline]
+            fn henon_iterate_per_orbit<const N: usize>(
+                a: &[crate::Expansion<Self, N>],
+                b: &[crate::Expansion<Self, N>],
+                xs: &mut [crate::Expansion<Self, N>],
+                ys: &mut [crate::Expansion<Self, N>],
+                steps: u64,
+            ) {
+                $per_orbit(a, b, xs, ys, steps)
+            }
             const PRECISION: u32 = $p;
             const UNIT_ROUNDOFF: f64 = 1.0 / (1u64 << $p) as f64;
             const ZERO: Self = 0.0;
@@ -147,8 +168,20 @@ macro_rules! impl_float_term {
     };
 }
 
-impl_float_term!(f64, 53, 134_217_729.0, "f64");
-impl_float_term!(f32, 24, 4097.0, "f32");
+impl_float_term!(
+    f64,
+    53,
+    134_217_729.0,
+    "f64",
+    crate::batch::henon_iterate_per_orbit_f64
+);
+impl_float_term!(
+    f32,
+    24,
+    4097.0,
+    "f32",
+    crate::batch::henon_iterate_per_orbit_f32
+);
 
 /// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for
 /// 2^e ≤ |x| < 2^{e+1} in the normal range and the smallest subnormal below it (and at 0).

@@ -3,7 +3,7 @@
 //! a [`Backend`]; every backend implements the contract of [`crate::orbit`], so the records do
 //! not depend on which one ran.
 //!
-//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits in lockstep per thread; the
+//! - [`CpuBackend`]: rayon over all cores, [`cpu_lanes`] orbits on SIMD lanes per item; the
 //!   (T, N) pair is dispatched once per chunk to monomorphised code (N = 1..8 × {f64, f32}).
 //! - [`GpuBackend`]: `expanse_gpu::GpuContext::run_orbits_sparse` on one or several GPUs of
 //!   the host (the kernels repeat the same contract; `expanse bench gpu --check` and this
@@ -121,20 +121,18 @@ impl CpuBackend {
     }
 }
 
-/// Orbits run in lockstep per thread by the CPU backend for N terms: 8 for N ≤ 2, where one
-/// step is a short dependent chain and interleaving independent orbits hides its latency; 1
-/// for N ≥ 3, where the fast-tier step is long enough to fill the pipeline alone. Measured
-/// with `cargo bench -p expanse-search --bench lanes` (criterion, 2 shared threads, 8 lanes
-/// against one orbit at a time in the same run): ×5.8 at N = 1, ×4.7 at N = 2, ×0.67 at
-/// N = 4 (2, 4 lanes: ×0.71, ×0.77); `--example throughput` (rates from CPU time) gave ×3.35,
-/// ×4.35, ×1.02 (N = 4) and ×1.02 (N = 8).
-pub fn cpu_lanes(terms: usize) -> usize {
-    if terms <= 2 {
-        8
-    } else {
-        1
-    }
+/// Orbits per rayon item of the CPU backend, for N terms. Their transients run together on
+/// SIMD lanes (`FloatTerm::henon_iterate_per_orbit`: AVX-512 or AVX2 for f64, eight portable
+/// lanes for f32), two lane groups interleaved: 32 fills two AVX-512 groups of 8 f64 (or two
+/// groups of 16 f32 / 8 f64 on narrower SIMD, twice). The rate of the search at every N comes
+/// from `expanse bench cpu` and `cargo run --release -p expanse-search --example throughput`
+/// (which sets it against one orbit at a time).
+pub fn cpu_lanes(_terms: usize) -> usize {
+    CPU_LANES
 }
+
+/// See [`cpu_lanes`].
+const CPU_LANES: usize = 32;
 
 /// Runs `tasks` on all cores, `L` orbits in lockstep per rayon item.
 pub(crate) fn run_cpu_lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
@@ -154,11 +152,7 @@ fn run_cpu<T: expanse_core::FloatTerm, const N: usize>(
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    if cpu_lanes(N) == 8 {
-        run_cpu_lanes::<T, N, 8>(job, tasks, out)
-    } else {
-        run_cpu_lanes::<T, N, 1>(job, tasks, out)
-    }
+    run_cpu_lanes::<T, N, CPU_LANES>(job, tasks, out)
 }
 
 /// Dispatches (base, terms) to the monomorphised `$f::<T, N>(args…)`.
@@ -440,8 +434,10 @@ mod tests {
 
     #[test]
     fn cpu_backend_equals_the_one_orbit_reference_for_every_width() {
-        // 13 orbits: not a multiple of any lockstep width; sinks, chaos and escapes mixed.
-        let tasks: Vec<OrbitTask> = (0..13)
+        // 77 orbits: more than two items of `cpu_lanes` (so whole SIMD lane groups run) and
+        // not a multiple of any lane width (so the scalar remainder runs too); sinks, chaos
+        // and escapes mixed, also within one lane group.
+        let tasks: Vec<OrbitTask> = (0..77)
             .map(|i| OrbitTask {
                 a: [1.0, 1.25, 1.4, 2.0, 0.3][i % 5],
                 b: 0.3,
@@ -452,6 +448,8 @@ mod tests {
         for (base, terms) in [
             (Base::F64, 1),
             (Base::F64, 2),
+            (Base::F64, 3),
+            (Base::F64, 8),
             (Base::F32, 1),
             (Base::F32, 3),
         ] {
@@ -472,6 +470,8 @@ mod tests {
                 let want = match (base, terms) {
                     (Base::F64, 1) => run_orbit::<f64, 1>(&job, t),
                     (Base::F64, 2) => run_orbit::<f64, 2>(&job, t),
+                    (Base::F64, 3) => run_orbit::<f64, 3>(&job, t),
+                    (Base::F64, 8) => run_orbit::<f64, 8>(&job, t),
                     (Base::F32, 1) => run_orbit::<f32, 1>(&job, t),
                     _ => run_orbit::<f32, 3>(&job, t),
                 };

@@ -54,10 +54,11 @@
 //!
 //! # Throughput
 //!
-//! The transient (the bulk of the work) can run several independent orbits in lockstep in one
-//! thread ([`run_lanes`]), so the dependent chains of floating-point operations of different
-//! orbits overlap in the pipeline; each orbit's arithmetic is unchanged (bit-identical to one
-//! at a time). The CPU backend picks the width per N (`backend::cpu_lanes`).
+//! The transient (the bulk of the work) runs several independent orbits together in one
+//! thread ([`run_lanes`]): their terms sit in SIMD lanes (`expanse_core::batch`, reached
+//! through `FloatTerm::henon_iterate_per_orbit`), and each orbit's arithmetic is unchanged
+//! (bit-identical to one at a time). The CPU backend runs `backend::cpu_lanes` orbits per
+//! thread item.
 
 use crate::map::{Henon, PlanarMap};
 use expanse_core::{Expansion, Fast, FloatTerm};
@@ -219,36 +220,28 @@ pub fn run_lanes<T: FloatTerm, const N: usize, const L: usize>(
     let n = tasks.len();
     let mut a = [Expansion::<T, N>::zero(); L];
     let mut b = [Expansion::<T, N>::zero(); L];
-    let mut z = [(
-        Fast(Expansion::<T, N>::zero()),
-        Fast(Expansion::<T, N>::zero()),
-    ); L];
+    let mut xs = [Expansion::<T, N>::zero(); L];
+    let mut ys = [Expansion::<T, N>::zero(); L];
     for (l, t) in tasks.iter().enumerate() {
         a[l] = Expansion::from_f64(t.a);
         b[l] = Expansion::from_f64(t.b);
-        z[l] = (
-            Fast(Expansion::from_f64(t.x0)),
-            Fast(Expansion::from_f64(t.y0)),
-        );
+        xs[l] = Expansion::from_f64(t.x0);
+        ys[l] = Expansion::from_f64(t.y0);
     }
-    // Lanes past `n` iterate zeros with parameters zero: harmless, never reported.
     let mut alive = [false; L];
     alive[..n].fill(true);
-    // Step 1: transient, escape checked at multiples of 1024 and at N_t.
+    // Step 1: transient, escape checked at multiples of 1024 and at N_t. The L orbits are
+    // iterated together on SIMD lanes (`henon_iterate_per_orbit`: the same results, bit for
+    // bit, as one orbit at a time).
     let nt = job.transient;
     let mut s = 0u64;
     while s < nt {
         let block = (ESCAPE_CHECK_INTERVAL - s % ESCAPE_CHECK_INTERVAL).min(nt - s);
-        for _ in 0..block {
-            for l in 0..L {
-                let (x, y) = Henon.step(&a[l], &b[l], &z[l].0, &z[l].1);
-                z[l] = (x, y);
-            }
-        }
+        T::henon_iterate_per_orbit::<N>(&a[..n], &b[..n], &mut xs[..n], &mut ys[..n], block);
         s += block;
         let mut any = false;
         for l in 0..n {
-            if alive[l] && escaped(&z[l], e) {
+            if alive[l] && escaped(&(Fast(xs[l]), Fast(ys[l])), e) {
                 out[l] = OrbitRecord::empty(OrbitStatus::Escaped, s);
                 alive[l] = false;
             }
@@ -258,6 +251,7 @@ pub fn run_lanes<T: FloatTerm, const N: usize, const L: usize>(
             return;
         }
     }
+    let z: [Point<T, N>; L] = core::array::from_fn(|l| (Fast(xs[l]), Fast(ys[l])));
     for l in 0..n {
         if alive[l] {
             out[l] = after_transient::<T, N>(job, &a[l], &b[l], z[l], e);
