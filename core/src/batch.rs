@@ -511,8 +511,10 @@ pub fn henon_iterate_per_orbit_f64<const N: usize>(
     }
 }
 
-/// [`henon_iterate_per_orbit_f64`] for f32 terms, on eight portable lanes (which the compiler
-/// vectorises).
+/// [`henon_iterate_per_orbit_f64`] for f32 terms: one orbit at a time through the scalar fast
+/// tier. (f32 terms are for consumer GPUs. On portable lanes, `Lanes<f32, 8>`, the compiler
+/// needed minutes per N to vectorise the unrolled N = 8 step, for a CPU search rate of only
+/// 2–5× the scalar one; explicit f32 SIMD lanes are left for later.)
 pub fn henon_iterate_per_orbit_f32<const N: usize>(
     a: &[Expansion<f32, N>],
     b: &[Expansion<f32, N>],
@@ -520,7 +522,13 @@ pub fn henon_iterate_per_orbit_f32<const N: usize>(
     ys: &mut [Expansion<f32, N>],
     steps: u64,
 ) {
-    iterate_blocks_per_orbit::<Lanes<f32, 8>, N>(a, b, xs, ys, steps)
+    assert!(
+        a.len() == xs.len() && b.len() == xs.len() && ys.len() == xs.len(),
+        "henon_iterate_per_orbit: a, b, xs and ys differ in length"
+    );
+    for j in 0..xs.len() {
+        (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
+    }
 }
 
 /// The SIMD instruction sets [`henon_iterate_batch_f64`] can use, widest last.

@@ -72,7 +72,7 @@ pub fn sparse_of(records: Vec<OrbitRecord>) -> SparseRecords {
 /// Maps a chunk of orbits to per-orbit records (one per orbit, in orbit order). `Sync`: the
 /// engine runs the next chunk on the backend in a worker thread while it writes the last.
 pub trait Backend: Sync {
-    /// A short description for messages and the manifest (e.g. `"cpu (16 threads)"`).
+    /// A short description for messages and the manifest (e.g. `"cpu (16 threads, f64 on avx512 lanes)"`).
     fn describe(&self) -> String;
     /// Runs the contract of [`crate::orbit`] on every orbit of `chunk`.
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error>;
@@ -188,7 +188,11 @@ pub(crate) use dispatch;
 
 impl Backend for CpuBackend {
     fn describe(&self) -> String {
-        format!("cpu ({} threads)", rayon::current_num_threads())
+        format!(
+            "cpu ({} threads, f64 on {} lanes)",
+            rayon::current_num_threads(),
+            expanse_core::batch::SimdLevel::detect().name()
+        )
     }
 
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
