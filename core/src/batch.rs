@@ -470,18 +470,48 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
         let p0 = Params::<L, N>::per_lane(&a[k..k + w], &b[k..k + w]);
         let p1 = Params::<L, N>::per_lane(&a[k + w..k + 2 * w], &b[k + w..k + 2 * w]);
         match (p0, p1) {
-            (Some(p0), Some(p1)) => {
-                iterate_two_blocks(&p0, &p1, &mut xs[k..k + 2 * w], &mut ys[k..k + 2 * w], steps)
-            }
+            (Some(p0), Some(p1)) => iterate_two_blocks(
+                &p0,
+                &p1,
+                &mut xs[k..k + 2 * w],
+                &mut ys[k..k + 2 * w],
+                steps,
+            ),
             _ => {
-                for j in k..k + 2 * w {
-                    (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
-                }
+                let g = k..k + 2 * w;
+                iterate_scalar_per_orbit(
+                    &a[g.clone()],
+                    &b[g.clone()],
+                    &mut xs[g.clone()],
+                    &mut ys[g],
+                    steps,
+                )
             }
         }
         k += 2 * w;
     }
-    for j in full..xs.len() {
+    iterate_scalar_per_orbit(
+        &a[full..],
+        &b[full..],
+        &mut xs[full..],
+        &mut ys[full..],
+        steps,
+    );
+}
+
+/// Orbit k at (a[k], b[k]) through the scalar fast tier, one orbit at a time.
+fn iterate_scalar_per_orbit<T: FloatTerm, const N: usize>(
+    a: &[Expansion<T, N>],
+    b: &[Expansion<T, N>],
+    xs: &mut [Expansion<T, N>],
+    ys: &mut [Expansion<T, N>],
+    steps: u64,
+) {
+    assert!(
+        a.len() == xs.len() && b.len() == xs.len() && ys.len() == xs.len(),
+        "henon_iterate_per_orbit: a, b, xs and ys differ in length"
+    );
+    for j in 0..xs.len() {
         (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
     }
 }
@@ -496,19 +526,13 @@ pub fn henon_iterate_per_orbit_f64<const N: usize>(
     ys: &mut [Expansion<f64, N>],
     steps: u64,
 ) {
-    match SimdLevel::detect() {
-        SimdLevel::Avx512 => {
-            #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: `detect` found AVX-512F.
-                unsafe { iterate_per_orbit_avx512::<N>(a, b, xs, ys, steps) };
-                return;
-            }
-            #[allow(unreachable_code)]
-            iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
-        }
-        SimdLevel::Baseline => iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps),
+    #[cfg(target_arch = "x86_64")]
+    if SimdLevel::detect() == SimdLevel::Avx512 {
+        // SAFETY: `detect` found AVX-512F.
+        unsafe { iterate_per_orbit_avx512::<N>(a, b, xs, ys, steps) };
+        return;
     }
+    iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
 }
 
 /// [`henon_iterate_per_orbit_f64`] for f32 terms: one orbit at a time through the scalar fast
@@ -522,13 +546,7 @@ pub fn henon_iterate_per_orbit_f32<const N: usize>(
     ys: &mut [Expansion<f32, N>],
     steps: u64,
 ) {
-    assert!(
-        a.len() == xs.len() && b.len() == xs.len() && ys.len() == xs.len(),
-        "henon_iterate_per_orbit: a, b, xs and ys differ in length"
-    );
-    for j in 0..xs.len() {
-        (xs[j], ys[j]) = iterate_one_scalar(&a[j], &b[j], &xs[j], &ys[j], steps);
-    }
+    iterate_scalar_per_orbit(a, b, xs, ys, steps)
 }
 
 /// The SIMD instruction sets [`henon_iterate_batch_f64`] can use, widest last.

@@ -436,7 +436,11 @@ impl<L: Lane, const N: usize> Param<L, N> {
     /// [`mul_term`] or [`mul`] per parameter), which one lane group cannot do.
     #[inline(always)]
     pub fn per_lane(ps: &[Expansion<L::Scalar, N>]) -> Option<Self> {
-        assert_eq!(ps.len(), L::WIDTH, "Param::per_lane needs one parameter per lane");
+        assert_eq!(
+            ps.len(),
+            L::WIDTH,
+            "Param::per_lane needs one parameter per lane"
+        );
         let single = ps[0].is_single_term();
         if ps.iter().any(|p| p.is_single_term() != single) {
             return None;

@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use expanse_core::batch::{
-    henon_iterate_batch, henon_iterate_batch_f64_at, Block, F64Lanes, Lane, Lanes, Params, SimdLevel,
+    henon_iterate_batch, henon_iterate_batch_f64_at, Block, F64Lanes, Lane, Lanes, Params,
+    SimdLevel,
 };
 use expanse_core::{henon_iterate, Expansion, Fast, FloatTerm};
 
@@ -152,8 +153,18 @@ fn check_f64_level<const N: usize>(level: SimdLevel) {
         .expect("level was detected as available");
     for k in 0..count {
         let (sx, sy) = henon_iterate(&a, &b, &Fast(x0[k]), &Fast(y0[k]), 300);
-        assert_eq!(bits(&xs[k]), bits(&sx.0), "{} N={N} orbit {k} x", level.name());
-        assert_eq!(bits(&ys[k]), bits(&sy.0), "{} N={N} orbit {k} y", level.name());
+        assert_eq!(
+            bits(&xs[k]),
+            bits(&sx.0),
+            "{} N={N} orbit {k} x",
+            level.name()
+        );
+        assert_eq!(
+            bits(&ys[k]),
+            bits(&sy.0),
+            "{} N={N} orbit {k} y",
+            level.name()
+        );
     }
 }
 
@@ -200,7 +211,13 @@ fn check_per_orbit<T: FloatTerm, const N: usize>() {
         .map(|k| Expansion::from_f64(0.3 - 0.001 * (k % 7) as f64))
         .collect();
     let mut xs: Vec<Expansion<T, N>> = (0..count)
-        .map(|k| if k == 5 { Expansion::from_f64(7.0) } else { rand_expansion(&mut rng, -3) })
+        .map(|k| {
+            if k == 5 {
+                Expansion::from_f64(7.0)
+            } else {
+                rand_expansion(&mut rng, -3)
+            }
+        })
         .collect();
     let mut ys: Vec<Expansion<T, N>> = (0..count).map(|_| rand_expansion(&mut rng, -4)).collect();
     let (x0, y0) = (xs.clone(), ys.clone());

@@ -21,7 +21,9 @@
 //! machine may be shared). Ratios are against the MPFR rate from the same run.
 
 use super::{bench::Args, CmdResult, Outcome};
-use expanse_core::batch::{henon_iterate_batch_dw, henon_iterate_batch_f64_at, F64Lanes, SimdLevel};
+use expanse_core::batch::{
+    henon_iterate_batch_dw, henon_iterate_batch_f64_at, F64Lanes, SimdLevel,
+};
 use expanse_core::{henon_iterate, Expansion, Fast};
 use rayon::prelude::*;
 use rug::{Assign, Float};
