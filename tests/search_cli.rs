@@ -105,8 +105,15 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+    let killed_pid = child.id();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    // The killed run could not remove its lock file; it names the killed process.
+    let lock = dir.join("cut.jsonl.lock");
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap().trim(),
+        killed_pid.to_string()
+    );
     let committed = count_lines(&ckpt);
     assert!(
         (3..40).contains(&committed),
@@ -128,6 +135,19 @@ fn sigkill_then_resume_equals_an_uninterrupted_run() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("resumed after"), "{stdout}");
+    // The stale lock was taken over, with a message (even under --quiet), and removed at the end.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "took over the lock file left by process {killed_pid}"
+        )),
+        "{stderr}"
+    );
+    assert!(!lock.exists(), "the resumed run left its lock file");
+    assert!(
+        !dir.join("full.jsonl.lock").exists(),
+        "a finished run left its lock file"
+    );
     let got = std::fs::read(&cut).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&got),
@@ -240,6 +260,50 @@ fn three_shards_merged_equal_the_unsharded_run() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("different search"));
     assert!(!dir.join("m2.jsonl").exists() && !dir.join("m3.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--out` in folders that do not exist yet: they are created. A parent that cannot be a
+/// folder: exit 2, naming `--out`.
+#[test]
+fn out_parent_folders_are_created_or_refused_naming_out() {
+    let dir = tmpdir("parents");
+    let nested = dir.join("runs/deep/cands.jsonl");
+    let o = search(
+        &[
+            "--a",
+            "1.25",
+            "--b",
+            "0.3",
+            "--inits",
+            "2",
+            "--transient",
+            "1e3",
+        ],
+        &nested,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(nested.is_file());
+    assert!(dir.join("runs/deep/cands.jsonl.manifest.json").is_file());
+    assert!(!dir.join("runs/deep/cands.jsonl.lock").exists());
+
+    std::fs::write(dir.join("plain-file"), b"not a folder").unwrap();
+    let o = search(
+        &[
+            "--a",
+            "1.25",
+            "--b",
+            "0.3",
+            "--inits",
+            "2",
+            "--transient",
+            "1e3",
+        ],
+        &dir.join("plain-file/sub/cands.jsonl"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("--out"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -479,7 +479,7 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
             ),
             _ => {
                 let g = k..k + 2 * w;
-                iterate_scalar_per_orbit(
+                per_orbit_scalar_impl(
                     &a[g.clone()],
                     &b[g.clone()],
                     &mut xs[g.clone()],
@@ -490,7 +490,7 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
         }
         k += 2 * w;
     }
-    iterate_scalar_per_orbit(
+    per_orbit_scalar_impl(
         &a[full..],
         &b[full..],
         &mut xs[full..],
@@ -499,8 +499,9 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
     );
 }
 
-/// Orbit k at (a[k], b[k]) through the scalar fast tier, one orbit at a time.
-fn iterate_scalar_per_orbit<T: FloatTerm, const N: usize>(
+/// Orbit k at (a[k], b[k]) through the scalar fast tier, one orbit at a time (instantiated in
+/// [`crate::runtime`]).
+pub(crate) fn per_orbit_scalar_impl<T: FloatTerm, const N: usize>(
     a: &[Expansion<T, N>],
     b: &[Expansion<T, N>],
     xs: &mut [Expansion<T, N>],
@@ -518,7 +519,9 @@ fn iterate_scalar_per_orbit<T: FloatTerm, const N: usize>(
 
 /// Iterates orbit k at (a[k], b[k]), f64 terms, on the widest SIMD this CPU has (the search's
 /// CPU backend: every orbit has its own parameters). The same results, bit for bit, as
-/// `henon_iterate` on [`crate::Fast`] per orbit.
+/// `henon_iterate` on [`crate::Fast`] per orbit. Compiled once, in this crate, for every N
+/// ([`crate::runtime::henon_iterate_per_orbit_f64`]); this typed entry point only forwards.
+#[inline]
 pub fn henon_iterate_per_orbit_f64<const N: usize>(
     a: &[Expansion<f64, N>],
     b: &[Expansion<f64, N>],
@@ -526,19 +529,52 @@ pub fn henon_iterate_per_orbit_f64<const N: usize>(
     ys: &mut [Expansion<f64, N>],
     steps: u64,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if SimdLevel::detect() == SimdLevel::Avx512 {
-        // SAFETY: `detect` found AVX-512F.
-        unsafe { iterate_per_orbit_avx512::<N>(a, b, xs, ys, steps) };
-        return;
+    use crate::runtime::{terms_of, terms_of_mut};
+    crate::runtime::henon_iterate_per_orbit_f64(
+        N,
+        terms_of(a),
+        terms_of(b),
+        terms_of_mut(xs),
+        terms_of_mut(ys),
+        steps,
+    )
+}
+
+/// The body of [`henon_iterate_per_orbit_f64`] for one N at SIMD `level` (instantiated in
+/// [`crate::runtime`], the only instances of the f64 lane matrix); refuses a level this CPU
+/// lacks.
+pub(crate) fn per_orbit_f64_impl<const N: usize>(
+    level: SimdLevel,
+    a: &[Expansion<f64, N>],
+    b: &[Expansion<f64, N>],
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) -> Result<(), SimdUnavailable> {
+    match level {
+        SimdLevel::Baseline => {
+            iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps);
+            Ok(())
+        }
+        SimdLevel::Avx512 => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: AVX-512F was detected just above.
+                    unsafe { iterate_per_orbit_avx512::<N>(a, b, xs, ys, steps) };
+                    return Ok(());
+                }
+            }
+            Err(SimdUnavailable(level))
+        }
     }
-    iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
 }
 
 /// [`henon_iterate_per_orbit_f64`] for f32 terms: one orbit at a time through the scalar fast
 /// tier. (f32 terms are for consumer GPUs. On portable lanes, `Lanes<f32, 8>`, the compiler
 /// needed minutes per N to vectorise the unrolled N = 8 step, for a CPU search rate of only
 /// 2–5× the scalar one; explicit f32 SIMD lanes are left for later.)
+#[inline]
 pub fn henon_iterate_per_orbit_f32<const N: usize>(
     a: &[Expansion<f32, N>],
     b: &[Expansion<f32, N>],
@@ -546,7 +582,15 @@ pub fn henon_iterate_per_orbit_f32<const N: usize>(
     ys: &mut [Expansion<f32, N>],
     steps: u64,
 ) {
-    iterate_scalar_per_orbit(a, b, xs, ys, steps)
+    use crate::runtime::{terms_of, terms_of_mut};
+    crate::runtime::henon_iterate_per_orbit_f32(
+        N,
+        terms_of(a),
+        terms_of(b),
+        terms_of_mut(xs),
+        terms_of_mut(ys),
+        steps,
+    )
 }
 
 /// The SIMD instruction sets [`henon_iterate_batch_f64`] can use, widest last.
@@ -619,7 +663,11 @@ pub fn henon_iterate_batch_f64<const N: usize>(
 }
 
 /// [`henon_iterate_batch_f64`] at a chosen level (for tests and benchmarks); refuses a level
-/// this CPU lacks.
+/// this CPU lacks. It runs the per-orbit code of [`henon_iterate_per_orbit_f64`] with (a, b)
+/// given to every orbit (the same instructions per step as a shared parameter, and one lane
+/// matrix to compile instead of two), compiled once, in this crate, for every N
+/// ([`crate::runtime::henon_iterate_batch_f64_at`]); this typed entry point only forwards.
+#[inline]
 pub fn henon_iterate_batch_f64_at<const N: usize>(
     level: SimdLevel,
     a: &Expansion<f64, N>,
@@ -628,23 +676,16 @@ pub fn henon_iterate_batch_f64_at<const N: usize>(
     ys: &mut [Expansion<f64, N>],
     steps: u64,
 ) -> Result<(), SimdUnavailable> {
-    match level {
-        SimdLevel::Baseline => {
-            henon_iterate_batch::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps);
-            Ok(())
-        }
-        SimdLevel::Avx512 => {
-            #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: AVX-512F was detected just above.
-                    unsafe { iterate_avx512::<N>(a, b, xs, ys, steps) };
-                    return Ok(());
-                }
-            }
-            Err(SimdUnavailable(level))
-        }
-    }
+    use crate::runtime::terms_of_mut;
+    crate::runtime::henon_iterate_batch_f64_at(
+        level,
+        N,
+        a.terms(),
+        b.terms(),
+        terms_of_mut(xs),
+        terms_of_mut(ys),
+        steps,
+    )
 }
 
 /// The AVX-512 path of [`henon_iterate_per_orbit_f64`]: every operation of the iteration
@@ -662,22 +703,6 @@ unsafe fn iterate_per_orbit_avx512<const N: usize>(
     steps: u64,
 ) {
     iterate_blocks_per_orbit::<crate::avx512::F64x8, N>(a, b, xs, ys, steps);
-}
-
-/// The AVX-512 path of [`henon_iterate_batch_f64_at`] (see [`iterate_per_orbit_avx512`]).
-///
-/// # Safety
-/// The CPU must support AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn iterate_avx512<const N: usize>(
-    a: &Expansion<f64, N>,
-    b: &Expansion<f64, N>,
-    xs: &mut [Expansion<f64, N>],
-    ys: &mut [Expansion<f64, N>],
-    steps: u64,
-) {
-    iterate_blocks::<crate::avx512::F64x8, N>(a, b, xs, ys, steps);
 }
 
 /// Double-word (N = 2) accurate-tier operations on lanes: the same operations as

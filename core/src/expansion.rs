@@ -14,7 +14,11 @@ use core::cmp::Ordering;
 
 /// A floating-point expansion x = x₀ + x₁ + … + x_{N−1} of `N` terms of type `T` (`f64` or
 /// `f32`), 1 ≤ N ≤ 8.
+///
+/// `repr(transparent)`: the layout is that of `[T; N]`, so a slice of expansions is a slice of
+/// terms ([`crate::runtime::terms_of`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
 pub struct Expansion<T: FloatTerm, const N: usize> {
     pub(crate) terms: [T; N],
 }

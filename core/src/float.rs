@@ -74,28 +74,72 @@ pub trait FloatTerm:
     /// Iterates orbit k at its parameters (a[k], b[k]) `steps` times with the fast tier on this
     /// CPU's SIMD lanes ([`crate::batch::henon_iterate_per_orbit_f64`] or `_f32`): the same
     /// results, bit for bit, as `henon_iterate` on [`crate::Fast`] orbit by orbit. All four
-    /// slices have one entry per orbit.
+    /// slices have one entry per orbit. Forwards to [`Self::henon_iterate_per_orbit_terms`],
+    /// which is compiled once, in this crate, for every N.
+    #[inline]
     fn henon_iterate_per_orbit<const N: usize>(
         a: &[crate::Expansion<Self, N>],
         b: &[crate::Expansion<Self, N>],
         xs: &mut [crate::Expansion<Self, N>],
         ys: &mut [crate::Expansion<Self, N>],
         steps: u64,
+    ) {
+        use crate::runtime::{terms_of, terms_of_mut};
+        Self::henon_iterate_per_orbit_terms(
+            N,
+            terms_of(a),
+            terms_of(b),
+            terms_of_mut(xs),
+            terms_of_mut(ys),
+            steps,
+        )
+    }
+    /// [`Self::henon_iterate_per_orbit`] with a run-time number of terms `n` and the
+    /// expansions as flat slices of terms (expansion k at `k·n .. (k+1)·n`).
+    fn henon_iterate_per_orbit_terms(
+        n: usize,
+        a: &[Self],
+        b: &[Self],
+        xs: &mut [Self],
+        ys: &mut [Self],
+        steps: u64,
+    );
+    /// As [`Self::henon_iterate_per_orbit_terms`], one orbit at a time through the scalar fast
+    /// tier (the reference the lanes are checked against).
+    fn henon_iterate_scalar_per_orbit_terms(
+        n: usize,
+        a: &[Self],
+        b: &[Self],
+        xs: &mut [Self],
+        ys: &mut [Self],
+        steps: u64,
     );
 }
 
 macro_rules! impl_float_term {
-    ($t:ty, $p:expr, $splitter:expr, $name:expr, $per_orbit:path) => {
+    ($t:ty, $p:expr, $splitter:expr, $name:expr, $per_orbit:path, $scalar:path) => {
         impl FloatTerm for $t {
-            #[inline]
-            fn henon_iterate_per_orbit<const N: usize>(
-                a: &[crate::Expansion<Self, N>],
-                b: &[crate::Expansion<Self, N>],
-                xs: &mut [crate::Expansion<Self, N>],
-                ys: &mut [crate::Expansion<Self, N>],
+            // Not `#[inline]`: these are the only instances of the N matrix (see
+            // `crate::runtime`), compiled here and called, not copied, by other crates.
+            fn henon_iterate_per_orbit_terms(
+                n: usize,
+                a: &[Self],
+                b: &[Self],
+                xs: &mut [Self],
+                ys: &mut [Self],
                 steps: u64,
             ) {
-                $per_orbit(a, b, xs, ys, steps)
+                $per_orbit(n, a, b, xs, ys, steps)
+            }
+            fn henon_iterate_scalar_per_orbit_terms(
+                n: usize,
+                a: &[Self],
+                b: &[Self],
+                xs: &mut [Self],
+                ys: &mut [Self],
+                steps: u64,
+            ) {
+                $scalar(n, a, b, xs, ys, steps)
             }
             const PRECISION: u32 = $p;
             const UNIT_ROUNDOFF: f64 = 1.0 / (1u64 << $p) as f64;
@@ -173,14 +217,16 @@ impl_float_term!(
     53,
     134_217_729.0,
     "f64",
-    crate::batch::henon_iterate_per_orbit_f64
+    crate::runtime::henon_iterate_per_orbit_f64,
+    crate::runtime::scalar_per_orbit_f64
 );
 impl_float_term!(
     f32,
     24,
     4097.0,
     "f32",
-    crate::batch::henon_iterate_per_orbit_f32
+    crate::runtime::henon_iterate_per_orbit_f32,
+    crate::runtime::scalar_per_orbit_f32
 );
 
 /// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for

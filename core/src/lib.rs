@@ -35,6 +35,7 @@ pub mod fast;
 pub mod float;
 pub mod henon;
 pub mod quasi;
+pub mod runtime;
 
 pub use decimal::ParseExpansionError;
 pub use expansion::{is_ulp_nonoverlapping, Expansion, MAX_TERMS};

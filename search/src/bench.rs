@@ -66,48 +66,20 @@ pub enum Schedule {
     Lockstep,
     /// One orbit at a time (the baseline).
     OneAtATime,
-    /// A fixed number of lanes in lockstep: 2, 4 or 8 (to choose the search's).
-    Lanes(usize),
 }
 
-fn lanes<T: expanse_core::FloatTerm, const N: usize, const L: usize>(
+fn one_at_a_time<T: expanse_core::FloatTerm, const N: usize>(
     job: &OrbitJob,
     tasks: &[OrbitTask],
     out: &mut [OrbitRecord],
 ) {
-    crate::backend::run_cpu_lanes::<T, N, L>(job, tasks, out)
-}
-
-fn lanes1<T: expanse_core::FloatTerm, const N: usize>(
-    job: &OrbitJob,
-    tasks: &[OrbitTask],
-    out: &mut [OrbitRecord],
-) {
-    lanes::<T, N, 1>(job, tasks, out)
-}
-fn lanes2<T: expanse_core::FloatTerm, const N: usize>(
-    job: &OrbitJob,
-    tasks: &[OrbitTask],
-    out: &mut [OrbitRecord],
-) {
-    lanes::<T, N, 2>(job, tasks, out)
-}
-fn lanes4<T: expanse_core::FloatTerm, const N: usize>(
-    job: &OrbitJob,
-    tasks: &[OrbitTask],
-    out: &mut [OrbitRecord],
-) {
-    lanes::<T, N, 4>(job, tasks, out)
-}
-fn lanes8<T: expanse_core::FloatTerm, const N: usize>(
-    job: &OrbitJob,
-    tasks: &[OrbitTask],
-    out: &mut [OrbitRecord],
-) {
-    lanes::<T, N, 8>(job, tasks, out)
+    crate::backend::run_cpu_lanes::<T, N, 1>(job, tasks, out)
 }
 
 /// Runs the contract on `tasks` with the given per-thread schedule (for benchmarks).
+///
+/// (Fixed lockstep widths of 2, 4 and 8 orbits were measured once to choose the search's; each
+/// width instantiated the whole orbit loop for every N and term type, so they are gone.)
 pub fn run_schedule(
     job: &OrbitJob,
     tasks: &[OrbitTask],
@@ -115,30 +87,11 @@ pub fn run_schedule(
 ) -> Result<Vec<OrbitRecord>, Error> {
     match schedule {
         Schedule::Lockstep => CpuBackend.run_tasks(job, tasks),
-        Schedule::OneAtATime | Schedule::Lanes(1) => {
+        Schedule::OneAtATime => {
             let mut out = vec![blank_record(); tasks.len()];
-            dispatch!(job.base, job.terms, lanes1(job, tasks, &mut out));
+            dispatch!(job.base, job.terms, one_at_a_time(job, tasks, &mut out));
             Ok(out)
         }
-        Schedule::Lanes(2) => {
-            let mut out = vec![blank_record(); tasks.len()];
-            dispatch!(job.base, job.terms, lanes2(job, tasks, &mut out));
-            Ok(out)
-        }
-        Schedule::Lanes(4) => {
-            let mut out = vec![blank_record(); tasks.len()];
-            dispatch!(job.base, job.terms, lanes4(job, tasks, &mut out));
-            Ok(out)
-        }
-        Schedule::Lanes(8) => {
-            let mut out = vec![blank_record(); tasks.len()];
-            dispatch!(job.base, job.terms, lanes8(job, tasks, &mut out));
-            Ok(out)
-        }
-        Schedule::Lanes(n) => Err(Error::new(
-            crate::ErrorKind::InvalidSpec,
-            format!("lanes must be 1, 2, 4 or 8, got {n}"),
-        )),
     }
 }
 

@@ -16,9 +16,9 @@
 
 use crate::backend::{Backend, OrbitChunk, SparseRecords};
 use crate::files::{
-    lock_output, read_candidates, read_manifest, seconds_text, utc_timestamp, write_atomic,
-    CandidateLine, ChunkLine, NumberText, OutPaths, ParamCounts, Summary, CANDIDATE_SCHEMA,
-    MANIFEST_SCHEMA,
+    create_out_parent, lock_output, read_candidates, read_manifest, seconds_text, utc_timestamp,
+    write_atomic, CandidateLine, ChunkLine, NumberText, OutPaths, ParamCounts, Summary,
+    CANDIDATE_SCHEMA, MANIFEST_SCHEMA,
 };
 use crate::hexfloat::format_f64;
 use crate::orbit::{OrbitRecord, OrbitStatus};
@@ -87,7 +87,7 @@ pub struct RunOptions {
 }
 
 /// Progress of a run, reported after each chunk.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Progress {
     /// Chunks finished (including those of earlier sessions).
     pub chunks_done: u64,
@@ -103,6 +103,9 @@ pub struct Progress {
     pub elapsed: Duration,
     /// Chunks found finished at start (resume).
     pub chunks_resumed: u64,
+    /// Set (in a report of its own, before any chunk) when this run took over the lock file
+    /// of a run that ended without removing it (killed): that run's process id.
+    pub took_over_lock_of: Option<u32>,
 }
 
 /// What a finished run reports.
@@ -401,7 +404,15 @@ pub fn run_search(
     let mut done: Vec<ChunkLine> = Vec::new();
     // Only one process may write these files at a time (a second `--resume` or `--force`
     // while a run is alive would corrupt them).
-    let _lock = lock_output(&paths)?;
+    create_out_parent(&opts.out)?;
+    let lock = lock_output(&paths)?;
+    if let Some(pid) = lock.took_over_from {
+        progress(&Progress {
+            took_over_lock_of: Some(pid),
+            chunks_total: 0,
+            ..Progress::default()
+        });
+    }
     let resuming = opts.resume && exists;
     if resuming {
         let m = read_manifest(&paths.manifest)?;
@@ -587,6 +598,7 @@ pub fn run_search(
                 iterations: session_iters,
                 elapsed: started.elapsed(),
                 chunks_resumed,
+                took_over_lock_of: None,
             });
         }
         Ok(())

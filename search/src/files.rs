@@ -11,8 +11,9 @@
 //!   timings, status and the [`Summary`]; always written atomically (temporary file, fsync,
 //!   rename).
 //! - `<out>.lock`: an advisory lock (flock) held by the process writing the files, so a second
-//!   `--resume` or `--force` on a live run is refused; the kernel releases it when the
-//!   process dies.
+//!   `--resume` or `--force` on a live run is refused. It holds the writer's process id and is
+//!   removed when the run ends; the kernel releases the flock when the process dies, so the
+//!   file a killed run leaves behind is taken over by the next run (which says so).
 
 use crate::hexfloat::parse_f64;
 use crate::{Error, ErrorKind};
@@ -210,35 +211,112 @@ impl OutPaths {
     }
 }
 
-/// An exclusive advisory lock on `<out>.lock`, held while a run writes its files (released
-/// when dropped or when the process dies, even by SIGKILL).
+/// An exclusive advisory lock on `<out>.lock`, held while a run writes its files. The file
+/// holds the writer's process id; it is removed when the lock is dropped (the run ended, with
+/// or without an error). The kernel releases the flock when the process dies, even by
+/// SIGKILL, so a lock file left by a killed run is *stale*: the next run takes it over.
 #[derive(Debug)]
 pub struct OutLock {
+    // Held, not read: closing it releases the flock.
     _file: std::fs::File,
+    path: PathBuf,
+    /// The process id written in a stale lock file this run took over (that process is gone,
+    /// or at least no longer holds the lock), for the caller to report.
+    pub took_over_from: Option<u32>,
 }
 
-/// Takes the lock of `paths`, or fails at once when another process holds it.
-pub fn lock_output(paths: &OutPaths) -> Result<OutLock, Error> {
-    use std::os::unix::io::AsRawFd;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&paths.lock)
-        .map_err(|e| Error::io(&paths.lock, "create lock file", e))?;
-    // SAFETY: flock on a file descriptor we own; no memory is touched.
-    let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if r != 0 {
-        return Err(Error::new(
-            ErrorKind::OutputExists,
-            format!(
-                "--out: {} is being written by another running `expanse search` (lock {})",
-                paths.candidates.display(),
-                paths.lock.display()
-            ),
-        ));
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        // Unlink while still holding the flock, so no other process can lock this inode and
+        // then lose it; a process that opened it meanwhile sees the inode change and retries.
+        let _ = std::fs::remove_file(&self.path);
+        // The flock goes with the descriptor when `self._file` is closed, right after this.
     }
-    Ok(OutLock { _file: file })
+}
+
+/// Takes the lock of `paths`, or fails at once when another live process holds it. A lock
+/// file left by a run that was killed (its flock is gone with its process) is taken over and
+/// reported in [`OutLock::took_over_from`].
+pub fn lock_output(paths: &OutPaths) -> Result<OutLock, Error> {
+    use std::io::Seek;
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::io::AsRawFd;
+    // A few attempts: the holder may unlink the file between our open and our flock.
+    for _ in 0..8 {
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&paths.lock)
+            .map_err(|e| Error::io(&paths.lock, "create lock file", e))?;
+        // SAFETY: flock on a file descriptor we own; no memory is touched.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r != 0 {
+            let holder = read_pid(&mut file)
+                .map(|p| format!(" by process {p}"))
+                .unwrap_or_default();
+            return Err(Error::new(
+                ErrorKind::OutputExists,
+                format!(
+                    "--out: {} is being written{holder} by another running `expanse search` (lock {})",
+                    paths.candidates.display(),
+                    paths.lock.display()
+                ),
+            ));
+        }
+        // We hold the flock of this inode; it must still be the one at the path.
+        let same = match (file.metadata(), std::fs::metadata(&paths.lock)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        };
+        if !same {
+            continue;
+        }
+        let took_over_from = read_pid(&mut file);
+        let pid = std::process::id();
+        let written = file
+            .set_len(0)
+            .and_then(|_| file.rewind())
+            .and_then(|_| file.write_all(format!("{pid}\n").as_bytes()))
+            .and_then(|_| file.flush());
+        written.map_err(|e| Error::io(&paths.lock, "write lock file", e))?;
+        return Ok(OutLock {
+            _file: file,
+            path: paths.lock.clone(),
+            took_over_from,
+        });
+    }
+    Err(Error::new(
+        ErrorKind::OutputExists,
+        format!(
+            "--out: the lock {} keeps being replaced by other processes",
+            paths.lock.display()
+        ),
+    ))
+}
+
+/// The process id written in a lock file, if it holds one.
+fn read_pid(file: &mut std::fs::File) -> Option<u32> {
+    use std::io::{Read, Seek};
+    let mut text = String::new();
+    file.rewind().ok()?;
+    file.take(64).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok()
+}
+
+/// Creates the folder that will hold `out` (and its companions) when it does not exist.
+pub fn create_out_parent(out: &Path) -> Result<(), Error> {
+    match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => std::fs::create_dir_all(dir)
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidSpec,
+                    format!("--out: cannot create the folder {}: {e}", dir.display()),
+                )
+            }),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, fsync, rename.

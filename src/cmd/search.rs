@@ -108,6 +108,12 @@ struct ProgressView {
 
 impl ProgressView {
     fn show(&mut self, p: &Progress) {
+        if let Some(pid) = p.took_over_lock_of {
+            eprintln!(
+                "expanse search: note: took over the lock file left by process {pid}, which no longer holds it (a killed run)"
+            );
+            return;
+        }
         let rate = p.iterations as f64 / p.elapsed.as_secs_f64().max(1e-9);
         let frac = p.chunks_done as f64 / p.chunks_total.max(1) as f64;
         let run = p.chunks_done - p.chunks_resumed;
@@ -220,7 +226,7 @@ pub fn run(args: Args) -> CmdResult {
     };
     let quiet = args.quiet;
     let report = run_search(&spec, &opts, selected.backend.as_ref(), &mut |p| {
-        if !quiet {
+        if !quiet || p.took_over_lock_of.is_some() {
             view.show(p)
         }
     })

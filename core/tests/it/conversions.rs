@@ -3,9 +3,7 @@
 //! equals x exactly), clear errors on bad strings, comparisons agreeing with MPFR's, exact
 //! `ldexp`, faithful `to_f64`, and Dekker's split / 2Prod agreeing with 2ProdFMA.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_core::eft::{split, two_prod, two_prod_dekker};
 use expanse_core::{bounds, Expansion, FloatTerm, ParseExpansionError};
 use rug::Float;

@@ -3,9 +3,7 @@
 //! produce on overflow), signed zeros follow IEEE, and subnormal operands give finite results
 //! (additions of subnormals are exact: 2Sum never rounds there).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_core::batch::{Block, Lanes};
 use expanse_core::Expansion;
 use rug::Float;

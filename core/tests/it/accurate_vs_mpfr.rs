@@ -7,9 +7,7 @@
 //! number of cases. Cases whose operands or exact result fall outside the bounds' stated range
 //! are counted and skipped here (special values are tested in `special_values.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_core::{bounds, float::ulp, is_ulp_nonoverlapping, Expansion, FloatTerm};
 use rug::Float;
 

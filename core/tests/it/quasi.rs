@@ -4,9 +4,7 @@
 //! it). The thresholds asserted are the measured worst cases rounded up (these operations have
 //! no proven bound); the printout gives the worst error in units of u².
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_core::quasi::{add_f1, add_f23, mul_f12, mul_f3, sub_f1, sub_f23, Pair};
 use expanse_core::{Expansion, FloatTerm};
 use rug::Float;

@@ -4,9 +4,7 @@
 use expanse_core::{bounds, Expansion, FloatTerm};
 use rug::Float;
 
-mod common;
-
-use common::SplitMix;
+use crate::common::SplitMix;
 
 /// A uniform value in [0, 1) with 53 random bits.
 fn unit(rng: &mut SplitMix) -> f64 {

@@ -18,9 +18,7 @@
 //! inflated by twice the allowance) and asserts that the check rejects it, so the check can
 //! fail.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_interval::{ExpInterval, F64Interval, IntervalArith, MpCtx, MpInterval};
 use rug::Float;
 

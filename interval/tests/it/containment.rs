@@ -8,9 +8,7 @@
 //! answers true must hold at every sample), mid/rad/width/mag/mig, decimal construction and
 //! the exactness flag, and outward conversions between all kinds.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_interval::{ExpInterval, F64Interval, IntervalArith, MpCtx, MpInterval};
 use rug::ops::Pow;
 use rug::Float;

@@ -6,9 +6,7 @@
 //! operation then runs the slow exact reference) and asserts that this stays rare on random
 //! well-scaled operands, so the speed of the accurate tier does not silently regress.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_core::{accurate, bounds, is_ulp_nonoverlapping, Expansion, FloatTerm};
 use rug::Float;
 

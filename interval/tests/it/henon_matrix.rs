@@ -4,9 +4,7 @@
 //! b = 0.3 has a monodromy with |tr| < 1 + det).
 #![allow(clippy::needless_range_loop)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use expanse_interval::matrix::{dmat_identity, dmat_mul, dmat_norm_inf_up, dmat_vec_mul};
 use expanse_interval::{
     henon_jacobian, henon_step_interval, ErrorKind, ExpInterval, F64Interval, IMat2, IVec2,

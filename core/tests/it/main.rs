@@ -1,0 +1,13 @@
+//! All integration tests of this crate in one test binary (one link of the workspace instead
+//! of one per file; see the README's "Development" section). Each module is one topic.
+
+mod accurate_vs_mpfr;
+mod batch;
+mod common;
+mod conversions;
+mod fast_paths;
+mod fast_tier;
+mod henon_vs_mpfr;
+mod quasi;
+mod smoke_vs_mpfr;
+mod special_values;
