@@ -14,7 +14,7 @@
 //!   exact, so the only loss is the dropped tail; the facts the bounds need (output
 //!   ulp-nonoverlapping, dropped tail < ulp of the last kept term) are *checked at run time*
 //!   (a few comparisons), with up to three VecSum passes. When the check fails (rare: see
-//!   `tests/fast_paths.rs`) the operation runs its exact reference (`reference_add`,
+//!   `tests/it/fast_paths.rs`) the operation runs its exact reference (`reference_add`,
 //!   `reference_mul`, `reference_mul_term`, `reference_div`, `reference_sqrt`: the exact value
 //!   or remainder accumulated in an [`ExactSum`], a Shewchuk nonoverlapping expansion, and
 //!   rounded by VecSumErrBranch), which satisfies the same facts by proof. Addition: JMMP

@@ -8,7 +8,7 @@
 //! [`crate::batch::henon_iterate_batch_f64`]'s AVX-512 path, a `#[target_feature(enable =
 //! "avx512f")]` function entered after `is_x86_feature_detected!("avx512f")` returned true.
 //! Every operation is the lane-wise IEEE operation in round-to-nearest, so each lane computes
-//! what the scalar code computes, bit for bit (checked by `tests/batch.rs`).
+//! what the scalar code computes, bit for bit (checked by `tests/it/batch.rs`).
 
 use crate::batch::Lane;
 use core::arch::x86_64::*;

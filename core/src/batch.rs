@@ -8,8 +8,13 @@
 //! of width 1, which is how the scalar fast tier runs them) and have no data-dependent branch.
 //! Every lane performs exactly the operations the scalar [`crate::Fast`] performs, in the same
 //! order, so results agree bit for bit with
-//! `henon_step` on `Fast<T, N>` (tested in `tests/batch.rs`); the search can therefore use
+//! `henon_step` on `Fast<T, N>` (tested in `tests/it/batch.rs`); the search can therefore use
 //! this and still match the GPU kernels.
+//!
+//! The instances the search and the benchmarks run (f64 on AVX2 or AVX-512 lanes, f32 one
+//! orbit at a time, N = 1..8) are compiled once, in [`crate::runtime`], behind a run-time N;
+//! the typed entry points here forward to them, so other crates do not compile the matrix
+//! again.
 
 use crate::eft::{fast_two_sum, two_prod, two_sum};
 use crate::expansion::Expansion;

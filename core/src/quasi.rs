@@ -3,7 +3,7 @@
 //! of single-precision numbers) or f64. They are faster than the double-word algorithms of the
 //! accurate tier because they drop the final normalisation or assume the operands' order, and
 //! they have **no proven error bound**: their accuracy is measured against MPFR in
-//! `tests/quasi.rs` (numbers in the doc of each function). Never use them in the interval
+//! `tests/it/quasi.rs` (numbers in the doc of each function). Never use them in the interval
 //! crate. Results are pairs, not [`crate::Expansion`]s, because they need not satisfy the
 //! expansion invariant (the low part may grow past half an ulp of the high part).
 //!
@@ -19,7 +19,7 @@ use crate::float::FloatTerm;
 pub type Pair<T> = (T, T);
 
 /// dsadd_F1: 2Sum of the high parts, the low parts added to the error, no final normalisation.
-/// 8 operations. Measured (tests/quasi.rs, operands of like sign): ≈ 1.3u² relative for f64
+/// 8 operations. Measured (tests/it/quasi.rs, operands of like sign): ≈ 1.3u² relative for f64
 /// and f32; unbounded relative error under cancellation (absolute ≈ u²·max(|a|, |b|)).
 #[inline(always)]
 pub fn add_f1<T: FloatTerm>(a: Pair<T>, b: Pair<T>) -> Pair<T> {
@@ -55,7 +55,7 @@ pub fn sub_f23<T: FloatTerm>(a: Pair<T>, b: Pair<T>) -> Pair<T> {
 }
 
 /// dsmul_F12: Dekker's product of the high parts (no FMA), the cross products added plainly,
-/// one final Fast2Sum. Measured ≈ 2.4u² relative (tests/quasi.rs).
+/// one final Fast2Sum. Measured ≈ 2.4u² relative (tests/it/quasi.rs).
 #[inline(always)]
 pub fn mul_f12<T: FloatTerm>(a: Pair<T>, b: Pair<T>) -> Pair<T> {
     let (ah, al) = split(a.0);
@@ -83,7 +83,7 @@ pub fn split_mask<T: FloatTerm>(x: T) -> (T, T) {
 
 /// dsmul_F3: the reduced-significand product (the high parts' product exact by
 /// [`split_mask`], the low parts folded into one rounded term each). Cheapest and least
-/// accurate: measured about 2^-72 relative for f64 and 2^-29.7 for f32 (tests/quasi.rs), between
+/// accurate: measured about 2^-72 relative for f64 and 2^-29.7 for f32 (tests/it/quasi.rs), between
 /// one and two words of precision.
 #[inline(always)]
 pub fn mul_f3<T: FloatTerm>(a: Pair<T>, b: Pair<T>) -> Pair<T> {
