@@ -5,7 +5,8 @@
 //! ulp-nonoverlapping expansion. Decimal strings are parsed by MPFR at 4096 bits and then
 //! rounded greedily, so the result is within half an ulp of the last term plus 2^-4000
 //! relative of the decimal value. `Display` prints enough significant digits that parsing the
-//! text gives back the same value exactly.
+//! text gives back the same value exactly, or, with a precision (`{:.k}`), the value correctly
+//! rounded to k significant digits.
 
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
@@ -162,6 +163,18 @@ impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
     /// exactly; when no such short form exists below 160 digits (e.g. an expansion whose lower
     /// terms are zero, since parsing rounds to the nearest *N-term* value), the exact decimal
     /// value. `NaN`, `inf`, `-inf`, `0` and `-0` for special values.
+    ///
+    /// With a precision, `{:.k}` prints the exact value correctly rounded (to nearest) to k
+    /// significant digits (k = 0 counts as 1), trailing zeros kept, in MPFR's layout
+    /// (positional for moderate exponents, `d.ddde±x` otherwise). Note that this differs from
+    /// `f64`, where k counts digits after the point.
+    ///
+    /// ```
+    /// use expanse_core::QuadDouble;
+    /// let third = QuadDouble::from_term(1.0) / 3.0;
+    /// assert_eq!(format!("{third:.5}"), "3.3333e-1");
+    /// assert_eq!(format!("{:.5}", QuadDouble::from_term(-1234.5)), "-1234.5");
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.to_rug();
         if v.is_nan() {
@@ -172,6 +185,12 @@ impl<T: FloatTerm, const N: usize> fmt::Display for Expansion<T, N> {
         }
         if v.is_zero() {
             return f.write_str(if v.is_sign_negative() { "-0" } else { "0" });
+        }
+        if let Some(k) = f.precision() {
+            let s = v
+                .to_string_radix_round(10, Some(k.max(1)), Round::Nearest)
+                .replace('@', "");
+            return f.write_str(&s);
         }
         let mut digits =
             ((T::PRECISION as usize * N) as f64 * core::f64::consts::LOG10_2).ceil() as usize + 2;

@@ -114,11 +114,40 @@ pub trait FloatTerm:
         ys: &mut [Self],
         steps: u64,
     );
+    /// An elementary function of an expansion of `n` terms given padded to 8 terms: the
+    /// instance compiled once in this crate ([`crate::functions::eval_unary_f64`]).
+    fn eval_unary_terms(
+        f: crate::functions::Unary,
+        n: usize,
+        x: &[Self; crate::MAX_TERMS],
+    ) -> [Self; crate::MAX_TERMS];
+    /// As [`Self::eval_unary_terms`] for a function of two arguments.
+    fn eval_binary_terms(
+        f: crate::functions::Binary,
+        n: usize,
+        x: &[Self; crate::MAX_TERMS],
+        y: &[Self; crate::MAX_TERMS],
+    ) -> [Self; crate::MAX_TERMS];
 }
 
 macro_rules! impl_float_term {
-    ($t:ty, $p:expr, $splitter:expr, $name:expr, $per_orbit:path, $scalar:path) => {
+    ($t:ty, $p:expr, $splitter:expr, $name:expr, $per_orbit:path, $scalar:path, $unary:path, $binary:path) => {
         impl FloatTerm for $t {
+            fn eval_unary_terms(
+                f: crate::functions::Unary,
+                n: usize,
+                x: &[Self; crate::MAX_TERMS],
+            ) -> [Self; crate::MAX_TERMS] {
+                $unary(f, n, x)
+            }
+            fn eval_binary_terms(
+                f: crate::functions::Binary,
+                n: usize,
+                x: &[Self; crate::MAX_TERMS],
+                y: &[Self; crate::MAX_TERMS],
+            ) -> [Self; crate::MAX_TERMS] {
+                $binary(f, n, x, y)
+            }
             // Not `#[inline]`: these are the only instances of the N matrix (see
             // `crate::runtime`), compiled here and called, not copied, by other crates.
             fn henon_iterate_per_orbit_terms(
@@ -218,7 +247,9 @@ impl_float_term!(
     134_217_729.0,
     "f64",
     crate::runtime::henon_iterate_per_orbit_f64,
-    crate::runtime::scalar_per_orbit_f64
+    crate::runtime::scalar_per_orbit_f64,
+    crate::functions::eval_unary_f64,
+    crate::functions::eval_binary_f64
 );
 impl_float_term!(
     f32,
@@ -226,7 +257,9 @@ impl_float_term!(
     4097.0,
     "f32",
     crate::runtime::henon_iterate_per_orbit_f32,
-    crate::runtime::scalar_per_orbit_f32
+    crate::runtime::scalar_per_orbit_f32,
+    crate::functions::eval_unary_f32,
+    crate::functions::eval_binary_f32
 );
 
 /// ulp(x) for a finite `x` of type `T`: the spacing of `T`'s numbers at |x|, 2^{e−p+1} for

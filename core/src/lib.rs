@@ -14,6 +14,14 @@
 //! - **fast** (`add_fast`, `mul_fast`, …): seed 001's Alg. 4 and 5, what the search and the
 //!   GPU kernels run; accuracy measured, not proven.
 //!
+//! A number type for generic code: the `std::ops` operators (`x + y`, `x * 2.0`, `x % y`, …,
+//! by value and by reference, `Sum`, `Product`) are the accurate tier's methods, bit for bit;
+//! `floor`, `ceil`, `round`, `trunc`, `fract` are exact; `Display`/`FromStr` convert to and
+//! from decimal. `Expansion` implements `num_traits::Float` (and `Num`, `NumCast`, `Signed`,
+//! `FloatConst`, …) and nalgebra's scalar traits `simba::scalar::{ComplexField, RealField}`, so
+//! nalgebra's LU, QR and Cholesky run in quad-double (see the `ops`, `num_impls` and
+//! `simba_impls` source files for the semantics).
+//!
 //! The building blocks are the error-free transforms in [`eft`]. The Hénon map is written once
 //! in [`henon`] over the [`MapScalar`] trait.
 //!
@@ -33,9 +41,13 @@ pub mod eft;
 pub mod expansion;
 pub mod fast;
 pub mod float;
+pub mod functions;
 pub mod henon;
+mod num_impls;
+mod ops;
 pub mod quasi;
 pub mod runtime;
+mod simba_impls;
 
 pub use decimal::ParseExpansionError;
 pub use expansion::{is_ulp_nonoverlapping, Expansion, MAX_TERMS};

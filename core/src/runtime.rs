@@ -56,6 +56,7 @@ macro_rules! with_terms {
         }
     };
 }
+pub(crate) use with_terms;
 
 /// Views `count` expansions of `N` terms stored as `count·N` consecutive terms.
 ///

@@ -220,6 +220,39 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
     ))
 }
 
+/// Moves a computed value r outward past the exact value e when |r − e| ≤ rel·|e| + abs (the
+/// stated bound of an elementary function): the widening of [`outward`] with ε = rel, plus
+/// 2·abs. Why it suffices: as in the module doc, e ≥ r − 1.01·rel·|r₀| − abs, the computed
+/// endpoint is ≤ r − w + δ(|r| + w), and w(1 − δ) ≥ 1.01(rel + δ)|r₀| + abs once
+/// w ≥ fl(c·|r₀|) + 2·abs·(1 − 2^-50). None when r is zero (with abs = 0), non-finite or out of
+/// the trusted range, or when the bound is not small (rel ≥ 2^-20): the caller falls back.
+pub(crate) fn outward_with<const N: usize>(r: E<N>, rel: f64, abs: f64, up: bool) -> Option<E<N>> {
+    if !(rel >= 0.0 && rel < 1.0 / (1u64 << 20) as f64 && abs >= 0.0 && abs.is_finite()) {
+        return None;
+    }
+    let c = 2.0 * (rel + bounds::add_rel_bound::<f64>(N));
+    if abs == 0.0 {
+        return outward(r, c, up);
+    }
+    if !r.is_finite() || (r.hi() != 0.0 && !in_range(&r)) {
+        return None;
+    }
+    // Rounded up twice: the sum of two non-negative terms, then one step up.
+    let w = (r.hi().abs() * c + 2.0 * abs).next_up();
+    if !w.is_finite() || w > consts::<N>().max_ok {
+        return None;
+    }
+    Some(widen_last_term(&r, w, up).unwrap_or_else(
+        || {
+            if up {
+                r.add_term(w)
+            } else {
+                r.add_term(-w)
+            }
+        },
+    ))
+}
+
 /// The fast outward step: fold ∓w into the last term and round that one f64 operation
 /// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
 /// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,

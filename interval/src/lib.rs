@@ -53,6 +53,7 @@
 #![deny(missing_docs)]
 
 pub mod decimal;
+pub mod elementary;
 mod endpoint;
 pub mod error;
 pub mod exp;
@@ -61,6 +62,7 @@ pub mod henon;
 pub mod matrix;
 pub mod mp;
 
+pub use elementary::{trig_extrema, IntervalElementary};
 pub use error::{Error, ErrorKind};
 pub use exp::ExpInterval;
 pub use f64i::F64Interval;

@@ -1,11 +1,12 @@
-//! `expanse bench cpu|gpu|prove`: dispatches to one module per target, each owning its own
-//! measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`).
-use super::{bench_cpu, bench_gpu, bench_prove, CliError, CmdResult};
+//! `expanse bench cpu|gpu|prove|functions`: dispatches to one module per target, each owning its
+//! own measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`, `bench_functions.rs`).
+use super::{bench_cpu, bench_functions, bench_gpu, bench_prove, CliError, CmdResult};
 
 /// Arguments of `expanse bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// What to measure: `cpu`, `gpu` or `prove`.
+    /// What to measure: `cpu`, `gpu`, `prove` or `functions` (elementary functions, one
+    /// thread, against MPFR).
     pub target: String,
     /// Print the results as JSON (for `expanse report`).
     #[arg(long)]
@@ -42,8 +43,9 @@ pub fn run(args: Args) -> CmdResult {
         "cpu" => bench_cpu::run(&args),
         "gpu" => bench_gpu::run(&args),
         "prove" => bench_prove::run(&args),
+        "functions" => bench_functions::run(&args),
         other => Err(CliError::usage(format!(
-            "bench: unknown target {other:?}; expected cpu, gpu or prove"
+            "bench: unknown target {other:?}; expected cpu, gpu, prove or functions"
         ))),
     }
 }

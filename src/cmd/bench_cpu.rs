@@ -5,7 +5,8 @@
 //! - `fast`: the fast tier (`Fast<f64, N>`, the search's arithmetic) through
 //!   `expanse_core::batch::henon_iterate_batch_f64`, on the widest SIMD this CPU has (AVX-512,
 //!   detected at run time, else AVX2), two blocks of lanes per loop iteration (the figure of
-//!   merit);
+//!   merit; the search's per-orbit lane code, compiled once in `expanse_core::runtime`, with
+//!   (a, b) given to every orbit);
 //! - `avx2` (only where AVX-512 is used): the same on AVX2 lanes, to show what the width buys;
 //! - `fast-1`: the same arithmetic one orbit at a time (latency-bound; shows what interleaving
 //!   buys);
@@ -98,7 +99,7 @@ fn calibrate(min_secs: f64, work: &mut impl FnMut(u64)) -> u64 {
 
 /// Seconds all threads of this process have spent on a CPU (Linux: the first field of
 /// /proc/self/task/*/schedstat, in ns); `None` where that is not available.
-fn cpu_seconds() -> Option<f64> {
+pub(super) fn cpu_seconds() -> Option<f64> {
     let mut total = 0.0;
     for task in std::fs::read_dir("/proc/self/task").ok()? {
         let path = task.ok()?.path().join("schedstat");

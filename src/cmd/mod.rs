@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_cpu;
+pub mod bench_functions;
 pub mod bench_gpu;
 pub mod bench_prove;
 pub mod demo;

@@ -5,6 +5,7 @@
 mod common;
 mod containment;
 mod edge_cases;
+mod elementary;
 mod henon_matrix;
 mod smoke;
 mod tightness;

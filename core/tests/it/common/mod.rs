@@ -5,6 +5,8 @@
 use expanse_core::{bounds, float::ulp, Expansion, FloatTerm};
 use rug::Float;
 
+pub mod functions;
+
 /// Oracle precision (bits).
 pub const PREC: u32 = 2400;
 

@@ -1,0 +1,959 @@
+//! exp, exp_m1, ln, ln_1p, log2, log10, cube root, pow, powi and hypot of expansions, built
+//! only from the accurate tier (`add`, `mul`, `div`, `sqrt`, … of [`crate::accurate`], whose
+//! proven relative bounds are in [`crate::bounds`]) and exact operations (ldexp, negation,
+//! error-free transforms), with a stated error bound per function derived below.
+//!
+//! # Notation
+//!
+//! p = 53 (f64) or 24 (f32), u = 2^-p, P = p·N. α, μ, μ_t, δ, ς, ρ are the accurate tier's
+//! relative bounds at N for add (and sub, add_term), mul (and sqr), mul_term, div (and
+//! div_term, recip), sqrt, and the rounding of an exact sum to N terms
+//! ([`crate::bounds::add_rel_bound`], …, [`crate::bounds::round_rel_bound`]; all about (2u)^N
+//! for N ≥ 3). Errors are combined in *log space*: a computed value v̂ = v·(1 + θ) is tracked
+//! by a number S with |ln(1 + θ)| ≤ S. A factor (1 ± e) contributes lg(e) = e/(1 − e)
+//! (≥ −ln(1 − e) ≥ ln(1 + e)); a factor whose log-sensitivity is at most L contributes L·S;
+//! and at the end |θ| ≤ ex(S) = S(1 + S) (valid for S ≤ 1: e^S − 1 ≤ S + S²). The code of the
+//! bounds ([`error_bound`]) replays exactly these recurrences in f64 (only +, ×, ÷ on
+//! positive numbers, relative error < 2^-45 in all) and multiplies the result by
+//! `FIN` = 1 + 2^-40.
+//!
+//! # Range of validity
+//!
+//! The bounds hold when the argument, the result, and the *anchor* intermediates named below
+//! (reduced arguments r, 1 + m, the Horner values, …) lie in the accurate tier's range
+//! [[`crate::bounds::min_normal_result`]`(N)`, [`crate::bounds::max_normal_result`]`(N)`]
+//! (f64: [2^-979, 2^1016] at N = 1 to [2^-615, 2^1016] at N = 8; f32 N ≤ 4: down to 2^-14 at
+//! N = 4). Small intermediates below that range (a tiny reduced argument r, a tiny
+//! correction) only feed *absolute* errors of at most 2^12 σ per operation (σ the smallest
+//! subnormal; [`crate::bounds`], "Range of validity") into quantities of magnitude at least
+//! `min_normal_result(N)`/2; fewer than 2^8 operations are involved, so every bound carries
+//! the extra relative term ε_sub = 2^20·σ/min_normal_result(N), which is 2^{N−23}·u^N for
+//! both term types (a hypothesis-level argument resting on the statement of
+//! [`crate::bounds`]; it is not separately proven here).
+//!
+//! **f32 with N ≥ 5**: the range starts at 2^9 (N = 5) and goes up with N, so the reduced
+//! arguments and values near 1 that every algorithm here passes through are outside it; *no
+//! bound is proven* and [`error_bound`] returns an infinite relative bound (the functions
+//! still return their results, special values exact; the tests report the errors observed).
+//!
+//! # N = 1
+//!
+//! Every function of this module and of [`super::hyperbolic`] at N = 1 is computed at N = 2
+//! and rounded to one term (RN of the double-word's sum): bound u + B₂(1 + u) + ε₁ with B₂
+//! the N = 2 bound and ε₁ = 2^20σ/min_normal_result(1) (results below the N = 2 range
+//! lose only absolute errors of 2^12σ per operation there); this makes the N = 1 results
+//! nearly correctly rounded, hence monotone in practice, at twice the cost.
+//!
+//! # exp (and the core shared by exp_m1, ln, sinh, …)
+//!
+//! *Reduction.* k = round(x₀·log₂e) (f64, from the leading term), so the exact r = x − k·ln 2
+//! has |r| ≤ 0.3466 + 2^-16 < 0.35 (rounding of x₀·log₂e, and |x − x₀| ≤ 2u|x₀|). r is
+//! formed as the exact sum of x's terms and the exact
+//! products −k·c_i (2ProdFMA) of the first M = N + 2 terms of ln 2 from the 12-term table
+//! ([`super::constants::constant_terms`]), rounded once to N terms: r̂ = (x − k·L_M)(1 + ρ₁),
+//! |ρ₁| ≤ ρ. The table is greedy, so |ln 2 − L_M| ≤ ½ulp(c_{M−1}) ≤ u|c_{M−1}| =: t_L, and
+//! |k| ≤ K (f64: K = 1078, f32: K = 152, from the thresholds below). So the absolute error
+//! of r̂ is Δ_r ≤ 0.35ρ + K·t_L (≈ 1100·u²(2u)^N: the guard terms make k·ln 2 exact enough),
+//! and e^{r̂} = e^r·e^{θ}, |θ| ≤ Δ_r: log-space contribution Δ_r.
+//!
+//! *Scaling.* With |r̂₀| < 2^{e_r}, r′ = r̂·2^{−s} for s = max(0, e_r + σ_N) (exact), so
+//! η := |r′| ≤ 2^{−σ_N}(1 + 2u): the parameters (d, σ_N) below make a degree-d Taylor
+//! polynomial accurate to P + 6 bits.
+//!
+//! *Taylor polynomial* (classical reduction and evaluation, as in J.-M. Muller,
+//! *Elementary Functions*; here in integer-coefficient Horner form): with c_k = d!/k! (integers, exact in T because d ≤ 18 for f64, d ≤ 10 for
+//! f32, 18! < 2^53, 10! < 2^24), q_d = 1, q_k = q_{k+1}·r′ + c_k (k = d − 1, …, 1),
+//! m₀ = q₁·r′/d! = Σ_{k=1}^{d} r′^k/k!. Truncation: |expm1(r′) − m₀| ≤
+//! η^{d+1}/((d+1)!(1 − η)) and |expm1(r′)| ≥ η(1 − η), so the relative truncation error is
+//! t ≤ η^d/((d+1)!(1 − η)²). Rounding: |q_{k+1}| ≤ c_{k+1}/(1 − η) and c_{k+1} = c_k/(k+1),
+//! so the product q_{k+1}·r′ is at most a fraction θ = η/(2(1 − η)) of c_k and the sum has
+//! no cancellation: an error S in q_{k+1}r′ moves q_k by at most ω = θ/(1 − θ) of it in log
+//! space, so S_k ≤ lg(α) + ω·ex(S_{k+1} + lg(μ)), S_{d} = 0, and m₀ has
+//! S ≤ S₁ + lg(μ) + lg(δ) + lg(t).
+//!
+//! *Doubling* (exp_m1 form, to keep relative accuracy near 0): m_{j+1} = m_j·(m_j + 2),
+//! since e^{2a} − 1 = (e^a − 1)(e^a + 1). If m̂_j = m_j(1 + θ_j), then
+//! m̂_j + 2 = (m_j + 2)(1 + τ_jθ_j) with τ_j = |m_j|/(m_j + 2) = tanh(|r′_j|/2) ≤ |r′_j|/2,
+//! where r′_j = r̂·2^{j−s} has |r′_j| ≤ 2^{j−σ_N}(1 + 2u); so
+//! S_{j+1} = S_j + lg(τ_j ex(S_j)) + lg(α) + lg(μ), for j < s ≤ s_max = σ_N + e_r,max
+//! (e_r,max = −1 since |r̂₀| < 1/2). The τ_j sum to at most 2^{−σ_N}·2^{s}: the doublings
+//! amplify earlier errors by at most e^{|r|} in total and each adds lg(α) + lg(μ).
+//!
+//! *exp.* e^{r̂} = 1 + m̂: the add (α) and the error of m̂ weighted by |m|/(1 + m) ≤
+//! e^{0.35} − 1 < 0.42; then ·2^k exactly (in range). Bound: ex(Δ_r + lg(α) + 0.42·ex(S_s)).
+//! Below `min_normal_result(N)` the final ldexp rounds each of the N terms to a multiple of
+//! σ (error ≤ σ/2 each; the result is then renormalised exactly), hence `abs` = N·σ.
+//! Thresholds (IEEE behaviour): x₀ ≥ 710 (f32: 89) gives +∞, x₀ ≤ −746 (f32: −104) gives +0;
+//! an ldexp that overflows gives +∞.
+//!
+//! # exp_m1
+//!
+//! |x₀| < 2^{−(P+3)}: x itself (|expm1(x) − x| ≤ x²/2·(1 + |x|), relative ≤ 2^{−P−4}·1.01).
+//! |x₀| < 1/2: no reduction (k = 0, r = x exact), the core above with s_max = σ_N − 1:
+//! bound ex(S_s). |x₀| ≥ 1/2: e^x − 1 = (1 + m̂)2^k − 1 by one accurate add; the relative
+//! error of e^x is amplified by e^x/|e^x − 1| ≤ 2.55 (|x| ≥ 1/2): bound
+//! ex(lg(α) + 2.55·B_exp). x₀ < −(P + 5)·ln 2: −1 (relative error ≤ e^x ≤ 2^{−P−5}).
+//!
+//! # ln_1p core (Newton on exp_m1) and ln, ln_1p, log2, log10
+//!
+//! For w with 1 + w ∈ [0.707, 1.415] (so |y*| = |ln1p(w)| ≤ 0.3467): y ← libm `ln_1p(w₀)`,
+//! then Newton steps y ← y + c, c = (w − expm1(y))/(1 + expm1(y)) = e^{y*−y} − 1, each at
+//! full precision, until the computed correction satisfies |ĉ₀| ≤ 2^{−h}|y₀| with
+//! h = ⌈P/2⌉ (a run-time check, so the proof does not rely on libm's accuracy: 1 to 3
+//! steps; at most 8). For the last step, with E = expm1(y_b) computed to relative δ_E
+//! (the exp_m1 bound, |y_b| < 1/2), g = E/(1 + E) = 1 − e^{−y_b} (|g| ≤ 1.2|y_b|):
+//! ĉ = (c − gθ_E)(1 + a₁)(1 + a₃)/((1 + gθ_E)(1 + a₂)) (sub, div, add), so
+//! |ĉ − c| ≤ 1.2|y_b|δ_E(1 + κ) + |c|κ with κ = ex(lg α + lg α + lg δ + lg(1.2·0.36·δ_E)).
+//! Exact Newton: y_b + c = y* + ν with ε = y_b − y*, 0 ≤ ν = e^{−ε} − 1 + ε ≤ ε²e^{|ε|}/2.
+//! The check gives |c| ≤ c_r|y_b| with c_r = (2^{−h}(1 + 4u) + 1.2δ_E(1 + κ))/(1 − κ),
+//! |ε| = |ln(1 + c)| ≤ ε_r|y_b|, ε_r = c_r/(1 − c_r), and |y*| ≥ |y_b|(1 − ε_r); so the
+//! result ŷ = (y* + ν + (ĉ − c))(1 + a₄) has relative error
+//! ex(lg α + lg((0.18·ε_r²·1.01 + 1.2δ_E(1 + κ) + c_r κ)/(1 − ε_r))).
+//! Tiny |w₀| < 2^{−(P+3)}: w itself (relative ≤ 2^{−P−4}·1.01).
+//!
+//! *ln x*: k from x₀ (x₀·2^{−k} ∈ [1/√2, √2)), w = x·2^{−k} − 1 formed as an exact sum and
+//! rounded once (ρ), ℓ = core(ŵ), whose sensitivity to w is w/((1 + w)ln(1 + w)) ≤ 1.25 on
+//! the range; ln x = ℓ + k·ln 2 formed, as in exp's reduction, as one exact sum of ℓ's terms
+//! and k·c_i (M = N + 2 terms of ln 2) rounded once (ρ). |ℓ|/|ln x| ≤ 1.001 (ℓ and k·ln 2
+//! never cancel below |ln x| ≥ 0.346 when k ≠ 0), and the truncation K·t_L relative to
+//! |ln x| ≥ 0.346: bound ex(lg ρ + 1.001·(1.25·lg ρ + S_core) + K·t_L/0.346).
+//! *ln_1p x*: if 1 + x₀ ∈ [1/√2, √2), core(x) directly; else the same as ln with
+//! w = (1 + x)2^{−k} − 1 = Σx_i2^{−k} + 2^{−k} − 1 as one exact sum (no 1 + x is ever
+//! rounded): the ln bound. *log2 x* = k + ℓ·log₂e (constant to N terms, relative error
+//! ≤ ρ, one mul; |ℓ·log₂e|/|log₂ x| ≤ 1.001; one add_term): ex(lg α + 1.001(1.25 lg ρ +
+//! S_core + lg ρ + lg μ)) (exact for powers of two). *log10 x* = ln x · log₁₀e:
+//! ex(B_ln-log + lg ρ + lg μ).
+//!
+//! # cbrt
+//!
+//! |x| = 2^{3j}·a with a ∈ [1, 8) (exact scaling), y ← libm `cbrt(a₀)`, Newton
+//! y ← y − (y³ − a)/(3y²) at full precision until |ĉ₀| ≤ 2^{−h}|y₀| (h = ⌈P/2⌉, at most 8
+//! steps). Exact Newton from y_b = y*(1 + ε): relative error ν = ε²(1 + 2ε/3)/(1 + ε)² ≤
+//! 1.1ε² (|ε| ≤ 0.01). Computed: ŷ³ = y_b³(1 + η₃), |ln(1 + η₃)| ≤ 2 lg μ, the difference
+//! (α), 3ŷ² (μ, μ_t), the division (δ) and the final sub (α): ĉ = (c + y_bη₃/3)(1 + κ′),
+//! κ′ = ex(lg α + lg δ + lg μ + lg μ_t), so the result has relative error
+//! ex(lg α + lg(1.1ε_r² + 1.01(ex(2 lg μ)/3 + c_r κ′))) with c_r = 2^{−h}(1 + 4u)(1 + κ′) +
+//! ex(2 lg μ)/3 and ε_r = 1.1·c_r.
+//!
+//! # powi, pow
+//!
+//! *powi* by binary powering: by induction every computed power x^a has log-error
+//! ≤ (a − 1)·lg μ (a square of x^a: 2(a − 1) + 1; a product of x^a and x^b:
+//! (a − 1) + (b − 1) + 1); a negative n takes the reciprocal first (so that every
+//! intermediate power lies between x⁻¹ and the result), whose error the powering multiplies
+//! by |n|: [`powi_error_bound`] = ex((|n| − 1)lg μ + [n < 0]·|n|·lg δ).
+//! *pow* (domain: x, y, the result and ln x in range) for x > 0: if y is an integer of magnitude ≤ 16 (y = y₀ exactly), powi; otherwise
+//! e^{y·ln x}: z = y·ln x has log-error lg B_ln + lg μ (B_ln the ln bound), so
+//! e^{ẑ} = e^z·e^{zθ}, and |z| ≤ Z = 745 (f64) or 104 (f32) for a result in range: bound
+//! ex(Z·ex(lg B_ln + lg μ) + lg B_exp) (this grows with |z|: the error of ln x is amplified
+//! by |y|; the tests measure how pessimistic the worst case is), and the max with the
+//! powi case (|n| ≤ 16). x < 0 with y an integer: |x|^y with the sign of (−1)^y; x < 0 with
+//! y not an integer: NaN. Special values as C99 F.9.4.4 (pow(x, ±0) = 1, pow(1, y) = 1,
+//! pow(±0, y), pow(±∞, y), pow(x, ±∞), pow(−1, ±∞) = 1). `abs` = N·σ (underflow).
+//!
+//! # hypot
+//!
+//! a = max(|x|, |y|), b = min, e = ⌊log₂ a₀⌋: √((a·2^{−e})² + (b·2^{−e})²)·2^e (scalings exact
+//! up to underflow of terms of b far below a, which moves the result by at most N·σ
+//! relative). Two squares (μ), one add of non-negative numbers (α), both seen through the
+//! square root with weight ½, and the sqrt (ς): ex(½lg μ + ½lg α + lg ς + lg(2^13 Nσ)).
+//! hypot(±∞, anything) = +∞ (also with NaN), otherwise NaN propagates.
+
+use super::constants::{constant, constant_terms, Constant, TABLE_TERMS};
+use super::{Binary, ErrorBound, Unary};
+use crate::accurate::round_exact_sum;
+use crate::bounds;
+use crate::eft::two_prod;
+use crate::expansion::Expansion;
+use crate::float::FloatTerm;
+
+type E<T, const N: usize> = Expansion<T, N>;
+
+/// Final factor on every computed bound: covers the f64 evaluation of the recurrences.
+const FIN: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
+
+/// Most Newton steps of ln_1p and cbrt (the run-time check stops them after 1 to 3).
+const MAX_NEWTON: usize = 8;
+
+// ---------------------------------------------------------------------------------------
+// Small helpers.
+
+/// ⌊log₂|v|⌋ for a finite non-zero f64 (subnormals included).
+pub(crate) fn ilogb(v: f64) -> i32 {
+    let b = v.abs().to_bits();
+    let e = ((b >> 52) & 0x7ff) as i32;
+    if e == 0 {
+        -1074 + (63 - b.leading_zeros() as i32)
+    } else {
+        e - 1023
+    }
+}
+
+/// The leading term as f64 (exact).
+#[inline]
+pub(crate) fn hi<T: FloatTerm, const N: usize>(x: &E<T, N>) -> f64 {
+    x.hi().to_f64()
+}
+
+/// An expansion holding the f64 value `v` rounded to T (NaN, ±∞, ±0 and such results).
+#[inline]
+pub(crate) fn special<T: FloatTerm, const N: usize>(v: f64) -> E<T, N> {
+    E::from_term(T::from_f64(v))
+}
+
+/// P = p·N, the working precision in bits.
+#[inline]
+pub(crate) fn prec_bits<T: FloatTerm>(n: usize) -> i32 {
+    T::PRECISION as i32 * n as i32
+}
+
+/// True when |x| < 2^e (x finite).
+#[inline]
+pub(crate) fn below_pow2<T: FloatTerm, const N: usize>(x: &E<T, N>, e: i32) -> bool {
+    let v = hi(x);
+    v == 0.0 || ilogb(v) < e
+}
+
+/// The smallest subnormal of T as f64.
+fn sigma<T: FloatTerm>() -> f64 {
+    if T::PRECISION == 53 {
+        f64::from_bits(1)
+    } else {
+        f32::from_bits(1) as f64
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Core algorithms (generic, instantiated once per (T, N) through mod.rs).
+
+/// (d, σ_N): Taylor degree and scaling exponent for e^r − 1 on |r′| ≤ 2^{−σ_N}, chosen to
+/// minimise d + σ_N (Horner steps and doublings cost the same: one mul and one add) with
+/// truncation below 2^{−P−6} (module doc).
+pub(crate) fn taylor_params<T: FloatTerm>(n: usize) -> (usize, i32) {
+    let target = (prec_bits::<T>(n) + 6) as f64;
+    let dmax = if T::PRECISION == 53 { 18 } else { 10 };
+    let mut best = (dmax, i32::MAX);
+    let mut best_cost = i32::MAX;
+    let mut fact = 1.0f64; // (d+1)!
+    for d in 1..=dmax {
+        fact *= (d + 1) as f64;
+        let sig = ((target - fact.log2()) / d as f64).ceil().max(1.0) as i32;
+        let cost = d as i32 + sig;
+        if cost <= best_cost {
+            best_cost = cost;
+            best = (d, sig);
+        }
+    }
+    best
+}
+
+/// e^r − 1 for |r₀| < 1/2 (no reduction): Taylor polynomial of r·2^{−s}, then s doublings
+/// m ← m(m + 2).
+pub(crate) fn expm1_reduced<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N> {
+    let r0 = hi(r);
+    if r0 == 0.0 {
+        return *r;
+    }
+    let (d, sig) = taylor_params::<T>(N);
+    let s = (ilogb(r0) + 1 + sig).max(0);
+    let rp = r.ldexp(-s);
+    // c_k = d!/k!, built from k = d down.
+    let mut c = [0.0f64; 20];
+    c[d] = 1.0;
+    for k in (1..d).rev() {
+        c[k] = c[k + 1] * (k + 1) as f64;
+    }
+    let dfact = c[1];
+    let mut q = E::<T, N>::one();
+    for &ck in c[1..d].iter().rev() {
+        q = q.mul(&rp).add_term(T::from_f64(ck));
+    }
+    let mut m = q.mul(&rp).div_term(T::from_f64(dfact));
+    let two = T::from_f64(2.0);
+    for _ in 0..s {
+        m = m.mul(&m.add_term(two));
+    }
+    m
+}
+
+/// x − k·ln 2 with k·ln 2 from N + 2 terms of ln 2, as one exact sum rounded to N terms.
+pub(crate) fn sub_k_ln2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<T, N> {
+    if k == 0 {
+        return *x;
+    }
+    let c = constant_terms::<T>(Constant::Ln2);
+    let m = (N + 2).min(TABLE_TERMS);
+    let kt = T::from_f64(-(k as f64));
+    let mut list = [T::ZERO; 8 + 2 * TABLE_TERMS];
+    list[..N].copy_from_slice(x.terms());
+    let mut len = N;
+    for &ci in c[..m].iter() {
+        let (p, e) = two_prod(kt, ci);
+        list[len] = p;
+        list[len + 1] = e;
+        len += 2;
+    }
+    round_exact_sum::<T, N>(&list[..len])
+}
+
+/// Overflow/underflow thresholds of exp on the leading term (f64 or f32).
+fn exp_limits<T: FloatTerm>() -> (f64, f64) {
+    if T::PRECISION == 53 {
+        (710.0, -746.0)
+    } else {
+        (89.0, -104.0)
+    }
+}
+
+/// e^x·2^{shift} for finite x with x₀ inside the thresholds: reduction, core, exact scaling.
+pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
+    let k = (hi(x) * core::f64::consts::LOG2_E).round() as i32;
+    let r = sub_k_ln2(x, k);
+    let m = expm1_reduced(&r);
+    let e = m.add_term(T::ONE);
+    scale(&e, k + shift)
+}
+
+/// y·2^k, with overflow to +∞ and underflow renormalised exactly.
+fn scale<T: FloatTerm, const N: usize>(y: &E<T, N>, k: i32) -> E<T, N> {
+    let z = y.ldexp(k);
+    let h = z.hi();
+    if !h.is_finite() {
+        return E::from_term(h);
+    }
+    // Terms rounded into the subnormal range keep the invariant (rounding is monotone and
+    // ulp(t_i·2^k) ≥ the rounded t_{i+1}·2^k); a double-word is renormalised (exactly: two
+    // multiples of σ) so that |lo| ≤ ½ulp(hi) as the N = 2 algorithms assume.
+    if N == 2 && z.terms()[1] != T::ZERO && z.terms()[1].abs() < T::MIN_POSITIVE {
+        return E::from_terms(*z.terms());
+    }
+    z
+}
+
+/// e^x with IEEE special values.
+pub(crate) fn exp<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    exp_shifted(x, 0)
+}
+
+/// e^x·2^{shift} with IEEE special values (shift ≤ 0 keeps e^x's thresholds meaningful).
+pub(crate) fn exp_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
+    if x.is_nan() {
+        return special(f64::NAN);
+    }
+    let x0 = hi(x);
+    let (over, under) = exp_limits::<T>();
+    // e^x·2^shift stays finite a little further when shift < 0 (sinh, cosh).
+    let over = over - shift.min(0) as f64 * core::f64::consts::LN_2;
+    if x0 == f64::INFINITY || x0 >= over {
+        return special(f64::INFINITY);
+    }
+    if x0 <= under {
+        return E::zero();
+    }
+    if x0 == 0.0 && shift == 0 {
+        return E::one();
+    }
+    exp_scaled(x, shift)
+}
+
+/// e^x − 1 with IEEE special values.
+pub(crate) fn expm1<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    if x.is_nan() {
+        return special(f64::NAN);
+    }
+    let x0 = hi(x);
+    let pn = prec_bits::<T>(N);
+    if x0 == f64::NEG_INFINITY || x0 < -((pn + 5) as f64) * core::f64::consts::LN_2 {
+        return special(-1.0);
+    }
+    if below_pow2(x, -(pn + 3)) {
+        return *x;
+    }
+    if x0.abs() < 0.5 {
+        return expm1_reduced(x);
+    }
+    exp(x).add_term(-T::ONE)
+}
+
+/// k with v·2^{−k} ∈ [1/√2, √2) for a positive finite f64 v.
+fn ln_exponent(v: f64) -> i32 {
+    let e = ilogb(v);
+    let m = v * (-e as f64).exp2();
+    if m >= core::f64::consts::SQRT_2 {
+        e + 1
+    } else {
+        e
+    }
+}
+
+/// ln(1 + w) for 1 + w ∈ [0.707, 1.415]: Newton on exp_m1 with a run-time convergence check.
+pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
+    let pn = prec_bits::<T>(N);
+    if w.is_zero() || below_pow2(w, -(pn + 3)) {
+        return *w;
+    }
+    let mut y = E::<T, N>::from_f64(w.to_f64().ln_1p());
+    let h = (pn + 1) / 2;
+    for _ in 0..MAX_NEWTON {
+        let e = expm1_reduced(&y);
+        let c = w.sub(&e).div(&e.add_term(T::ONE));
+        let yb = hi(&y);
+        y = y.add(&c);
+        let c0 = hi(&c);
+        if c0 == 0.0 || c0.abs() <= yb.abs() * (-h as f64).exp2() {
+            break;
+        }
+        if !c0.is_finite() {
+            break;
+        }
+    }
+    y
+}
+
+/// The exact sum of x·2^{−k} and the machine numbers `extra`, rounded to N terms.
+fn scaled_sum<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, extra: &[T]) -> E<T, N> {
+    let mut list = [T::ZERO; 10];
+    let xs = x.ldexp(-k);
+    list[..N].copy_from_slice(xs.terms());
+    list[N..N + extra.len()].copy_from_slice(extra);
+    round_exact_sum::<T, N>(&list[..N + extra.len()])
+}
+
+/// (k, ℓ) with ln x = k·ln 2 + ℓ for finite x > 0.
+fn ln_parts<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, E<T, N>) {
+    let k = ln_exponent(hi(x));
+    let w = scaled_sum(x, k, &[-T::ONE]);
+    (k, ln1p_core(&w))
+}
+
+/// ln x·(or with `extra` added to the exponent: ln(x·2^{extra})) with IEEE special values.
+pub(crate) fn ln_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, extra: i32) -> E<T, N> {
+    if x.is_nan() {
+        return special(f64::NAN);
+    }
+    let x0 = hi(x);
+    if x0 < 0.0 {
+        return special(f64::NAN);
+    }
+    if x0 == 0.0 {
+        return special(f64::NEG_INFINITY);
+    }
+    if x0 == f64::INFINITY {
+        return special(f64::INFINITY);
+    }
+    let (k, l) = ln_parts(x);
+    sub_k_ln2(&l, -(k + extra))
+}
+
+/// ln(1 + x) with IEEE special values; never rounds 1 + x.
+pub(crate) fn ln1p<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    if x.is_nan() {
+        return special(f64::NAN);
+    }
+    let x0 = hi(x);
+    if x0 == f64::INFINITY {
+        return special(f64::INFINITY);
+    }
+    if x0 == f64::NEG_INFINITY {
+        return special(f64::NAN);
+    }
+    let opx = x.add_term(T::ONE);
+    let v = hi(&opx);
+    if v == 0.0 {
+        return special(f64::NEG_INFINITY);
+    }
+    if v < 0.0 {
+        return special(f64::NAN);
+    }
+    let k = ln_exponent(v);
+    if k == 0 {
+        return ln1p_core(x);
+    }
+    let w = scaled_sum(x, k, &[T::ONE.ldexp(-k), -T::ONE]);
+    sub_k_ln2(&ln1p_core(&w), -k)
+}
+
+fn log2<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    let x0 = hi(x);
+    if x.is_nan() || x0 < 0.0 || x0 == 0.0 || x0 == f64::INFINITY {
+        return ln_shifted(x, 0);
+    }
+    let (k, l) = ln_parts(x);
+    l.mul(&constant::<T, N>(Constant::Log2E))
+        .add_term(T::from_f64(k as f64))
+}
+
+fn log10<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    let y = ln_shifted(x, 0);
+    if !y.is_finite() {
+        return y;
+    }
+    y.mul(&constant::<T, N>(Constant::Log10E))
+}
+
+fn cbrt<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    let x0 = hi(x);
+    if !x.is_finite() || x0 == 0.0 {
+        return special(if x.is_nan() { f64::NAN } else { x0.cbrt() });
+    }
+    let j = ilogb(x0).div_euclid(3);
+    let a = x.abs().ldexp(-3 * j);
+    let mut y = E::<T, N>::from_f64(a.to_f64().cbrt());
+    let h = (prec_bits::<T>(N) + 1) / 2;
+    let three = T::from_f64(3.0);
+    for _ in 0..MAX_NEWTON {
+        let y2 = y.sqr();
+        let d = y2.mul(&y).sub(&a);
+        let c = d.div(&y2.mul_term(three));
+        let yb = hi(&y);
+        y = y.sub(&c);
+        let c0 = hi(&c);
+        if c0 == 0.0 || c0.abs() <= yb.abs() * (-h as f64).exp2() || !c0.is_finite() {
+            break;
+        }
+    }
+    let y = y.ldexp(j);
+    if x0 < 0.0 {
+        y.neg()
+    } else {
+        y
+    }
+}
+
+/// N = 1: the function at N = 2, rounded to one term (module doc, "N = 1").
+pub(crate) fn via_two<T: FloatTerm, const N: usize>(
+    x: &E<T, N>,
+    g: impl Fn(&E<T, 2>) -> E<T, 2>,
+) -> E<T, N> {
+    let y = g(&E::<T, 2>::from_term(x.hi()));
+    // A double-word result of the accurate tier is normalised (|lo| ≤ ½ulp(hi)), so hi is
+    // its rounding to nearest (up to the tie); non-finite results are returned as they are.
+    let h = y.hi();
+    if !h.is_finite() {
+        return E::from_term(if y.is_nan() { T::from_f64(f64::NAN) } else { h });
+    }
+    let l = y.terms()[1];
+    if l == T::ZERO {
+        return E::from_term(h); // keeps the sign of a zero result
+    }
+    E::from_term(h + l)
+}
+
+/// Evaluates a function of this family (see the module doc).
+pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &E<T, N>) -> E<T, N> {
+    if N == 1 {
+        return via_two(x, |x2| eval(f, x2));
+    }
+    match f {
+        Unary::Exp => exp(x),
+        Unary::ExpM1 => expm1(x),
+        Unary::Ln => ln_shifted(x, 0),
+        Unary::Ln1p => ln1p(x),
+        Unary::Log2 => log2(x),
+        Unary::Log10 => log10(x),
+        Unary::Cbrt => cbrt(x),
+        _ => special(f64::NAN),
+    }
+}
+
+/// xⁿ by binary powering (negative n: reciprocal of x^|n|); powi(x, 0) = 1 for every x.
+pub fn powi<T: FloatTerm, const N: usize>(x: &E<T, N>, n: i32) -> E<T, N> {
+    if n == 0 {
+        return E::one();
+    }
+    let x0 = hi(x);
+    if !x.is_finite() || x0 == 0.0 {
+        return special(if x.is_nan() { f64::NAN } else { x0.powi(n) });
+    }
+    let mut e = n.unsigned_abs();
+    // Negative n: the reciprocal first, so every intermediate power lies between x⁻¹ and
+    // the result (in range whenever the result is).
+    let mut base = if n < 0 { x.recip() } else { *x };
+    let mut acc: Option<E<T, N>> = None;
+    loop {
+        if e & 1 == 1 {
+            acc = Some(match acc {
+                None => base,
+                Some(a) => a.mul(&base),
+            });
+        }
+        e >>= 1;
+        if e == 0 {
+            break;
+        }
+        base = base.sqr();
+    }
+    let r = acc.unwrap_or_else(E::one);
+    if r.is_nan() {
+        // An intermediate overflowed in a lower term: the leading-term power decides.
+        let s = if x0 < 0.0 && n % 2 != 0 { -1.0 } else { 1.0 };
+        let big = n > 0 && x0.abs() > 1.0 || n < 0 && x0.abs() < 1.0;
+        return special(if big { s * f64::INFINITY } else { s * 0.0 });
+    }
+    r
+}
+
+/// (is an integer, is an odd integer) for a finite expansion, exactly.
+fn integer_parity<T: FloatTerm, const N: usize>(y: &E<T, N>) -> (bool, bool) {
+    let v = y.to_rug();
+    if !v.is_integer() {
+        return (false, false);
+    }
+    let half = rug::Float::with_val(v.prec(), &v / 2u32);
+    (true, !half.is_integer())
+}
+
+fn pow<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    if y.is_zero() && !y.is_nan() {
+        return E::one();
+    }
+    let x0 = hi(x);
+    if x0 == 1.0 && x.is_finite() && x.terms()[1..].iter().all(|t| *t == T::ZERO) {
+        return E::one();
+    }
+    if x.is_nan() || y.is_nan() {
+        return special(f64::NAN);
+    }
+    let y0 = hi(y);
+    if !y0.is_finite() {
+        // y = ±∞.
+        let c = x.abs().cmp_value(&E::one());
+        return special(match c {
+            Some(core::cmp::Ordering::Equal) => 1.0,
+            Some(core::cmp::Ordering::Less) => {
+                if y0 > 0.0 {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            }
+            _ => {
+                if y0 > 0.0 {
+                    f64::INFINITY
+                } else {
+                    0.0
+                }
+            }
+        });
+    }
+    let x_special = x0 == 0.0 || !x0.is_finite();
+    if x_special || x0 < 0.0 {
+        let (int, odd) = integer_parity(y);
+        if x_special {
+            let neg = x0.is_sign_negative() && odd;
+            let mag = if (x0 == 0.0) == (y0 < 0.0) {
+                f64::INFINITY
+            } else {
+                0.0
+            };
+            return special(if neg { -mag } else { mag });
+        }
+        if !int {
+            return special(f64::NAN);
+        }
+        let r = pow_positive(&x.abs(), y);
+        return if odd { r.neg() } else { r };
+    }
+    pow_positive(x, y)
+}
+
+/// xʸ for finite x > 0 and finite y ≠ 0.
+fn pow_positive<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    let y0 = hi(y);
+    if y0.abs() <= 16.0 && y0 == y0.trunc() && y.terms()[1..].iter().all(|t| *t == T::ZERO) {
+        return powi(x, y0 as i32);
+    }
+    let l = ln_shifted(x, 0);
+    let z = l.mul(y);
+    if z.is_nan() {
+        // y·ln x overflowed in a lower term: the result is 0 or +∞.
+        return special(if hi(&l) * y0 > 0.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        });
+    }
+    exp(&z)
+}
+
+fn hypot<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    let (x0, y0) = (hi(x), hi(y));
+    if x0.is_infinite() || y0.is_infinite() {
+        return special(f64::INFINITY);
+    }
+    if x.is_nan() || y.is_nan() || !x.is_finite() || !y.is_finite() {
+        return special(f64::NAN);
+    }
+    let (a, b) = if x0.abs() >= y0.abs() {
+        (x.abs(), y.abs())
+    } else {
+        (y.abs(), x.abs())
+    };
+    if b.is_zero() {
+        return if a.is_zero() { E::zero() } else { a };
+    }
+    let e = ilogb(hi(&a));
+    let (sa, sb) = (a.ldexp(-e), b.ldexp(-e));
+    scale(&sa.sqr().add(&sb.sqr()).sqrt(), e)
+}
+
+/// Evaluates a binary function of this family.
+pub(crate) fn eval_binary<T: FloatTerm, const N: usize>(
+    f: Binary,
+    x: &E<T, N>,
+    y: &E<T, N>,
+) -> E<T, N> {
+    if N == 1 {
+        let y2 = E::<T, 2>::from_term(y.hi());
+        return via_two(x, |x2| eval_binary(f, x2, &y2));
+    }
+    match f {
+        Binary::Pow => pow(x, y),
+        Binary::Hypot => hypot(x, y),
+        Binary::Atan2 => special(f64::NAN),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Error bounds (the module doc derives each).
+
+/// The accurate tier's bounds at N, in one place.
+pub(crate) struct Tier {
+    pub(crate) n: usize,
+    pub(crate) u: f64,
+    pub(crate) a: f64,
+    pub(crate) m: f64,
+    pub(crate) mt: f64,
+    pub(crate) d: f64,
+    pub(crate) s: f64,
+    pub(crate) r: f64,
+    pub(crate) sub: f64,
+    pub(crate) p: i32,
+}
+
+pub(crate) fn tier<T: FloatTerm>(n: usize) -> Tier {
+    Tier {
+        n,
+        u: T::UNIT_ROUNDOFF,
+        a: bounds::add_rel_bound::<T>(n),
+        m: bounds::mul_rel_bound::<T>(n),
+        mt: bounds::mul_term_rel_bound::<T>(n),
+        d: bounds::div_rel_bound::<T>(n),
+        s: bounds::sqrt_rel_bound::<T>(n),
+        r: bounds::round_rel_bound::<T>(n),
+        sub: (1u64 << 20) as f64 * sigma::<T>() / bounds::min_normal_result::<T>(n),
+        p: prec_bits::<T>(n),
+    }
+}
+
+/// Log-space contribution of a factor (1 ± e).
+pub(crate) fn lg(e: f64) -> f64 {
+    e / (1.0 - e)
+}
+
+/// Relative bound from a log-space bound S (S ≤ 1).
+pub(crate) fn ex(s: f64) -> f64 {
+    s * (1.0 + s)
+}
+
+/// True when no bound is proven (f32 with N ≥ 5: module doc).
+pub(crate) fn unproven<T: FloatTerm>(n: usize) -> bool {
+    T::PRECISION != 53 && n >= 5
+}
+
+/// 2^e as f64.
+fn p2(e: i32) -> f64 {
+    (e as f64).exp2()
+}
+
+/// Log-space bound S of the core e^r − 1 (Taylor and doublings) relative to expm1(r̂),
+/// for |r̂₀| < 1/2.
+pub(crate) fn expm1_core_log<T: FloatTerm>(t: &Tier) -> f64 {
+    let (d, sig) = taylor_params::<T>(t.n);
+    let eta = p2(-sig) * (1.0 + 4.0 * t.u);
+    // Truncation.
+    let mut fact = 1.0f64;
+    for k in 2..=d + 1 {
+        fact *= k as f64;
+    }
+    let trunc = eta.powi(d as i32) / (fact * (1.0 - eta) * (1.0 - eta));
+    // Horner.
+    let theta = eta / (2.0 * (1.0 - eta));
+    let omega = theta / (1.0 - theta);
+    let mut s = 0.0;
+    for _ in 1..d {
+        s = lg(t.a) + omega * ex(s + lg(t.m));
+    }
+    s += lg(t.m) + lg(t.d) + lg(trunc);
+    // Doublings: s_max = σ − 1, τ_j ≤ 2^{j−σ}(1 + 4u)/2.
+    let smax = sig - 1;
+    for j in 0..smax.max(0) {
+        let tau = p2(j - sig - 1) * (1.0 + 4.0 * t.u);
+        s += lg(tau * ex(s)) + lg(t.a) + lg(t.m);
+    }
+    s + t.sub
+}
+
+/// |ln 2 − (first N + 2 table terms)| bound t_L and K·t_L.
+fn ln2_trunc<T: FloatTerm>(t: &Tier) -> f64 {
+    let c = constant_terms::<T>(Constant::Ln2);
+    let m = (t.n + 2).min(TABLE_TERMS);
+    let mut last = 0.0;
+    for ci in c[..m].iter() {
+        if *ci != T::ZERO {
+            last = ci.to_f64().abs();
+        }
+    }
+    let k = if T::PRECISION == 53 { 1078.0 } else { 152.0 };
+    k * t.u * last
+}
+
+/// Relative bound of exp (in range).
+pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    let dr = 0.35 * t.r + ln2_trunc::<T>(t);
+    ex(dr + lg(t.a) + 0.42 * ex(expm1_core_log::<T>(t))) * FIN
+}
+
+/// Relative bound of exp_m1.
+pub(crate) fn expm1_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    let small = ex(expm1_core_log::<T>(t));
+    let large = ex(lg(t.a) + 2.55 * exp_rel::<T>(t));
+    let tiny = p2(-t.p - 4) * 1.02;
+    small.max(large).max(tiny) * FIN
+}
+
+/// Log-space bound of the ln_1p core (Newton on exp_m1) relative to ln1p(ŵ).
+pub(crate) fn ln1p_core_log<T: FloatTerm>(t: &Tier) -> f64 {
+    let de = ex(expm1_core_log::<T>(t)).max(p2(-t.p - 4) * 1.02);
+    let h = (t.p + 1) / 2;
+    let kappa = ex(2.0 * lg(t.a) + lg(t.d) + lg(1.2 * 0.36 * de));
+    let cr = (p2(-h) * (1.0 + 4.0 * t.u) + 1.2 * de * (1.0 + kappa)) / (1.0 - kappa);
+    let er = cr / (1.0 - cr);
+    let rest = (0.18 * er * er * 1.01 + 1.2 * de * (1.0 + kappa) + cr * kappa) / (1.0 - er);
+    let newton = lg(t.a) + lg(rest);
+    let tiny = lg(p2(-t.p - 4) * 1.02);
+    newton.max(tiny) + t.sub
+}
+
+/// Log-space bound of ln x (also ln_1p x beyond the core's range).
+fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
+    lg(t.r) + 1.001 * (1.25 * lg(t.r) + ln1p_core_log::<T>(t)) + ln2_trunc::<T>(t) / 0.346
+}
+
+/// Relative bound of ln.
+pub(crate) fn ln_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    ex(ln_log::<T>(t)) * FIN
+}
+
+/// Relative bound of ln_1p (core alone on its range, else as ln).
+pub(crate) fn ln1p_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    ex(ln_log::<T>(t).max(ln1p_core_log::<T>(t))) * FIN
+}
+
+fn cbrt_rel(t: &Tier) -> f64 {
+    let h = (t.p + 1) / 2;
+    let eta3 = ex(2.0 * lg(t.m));
+    let kap = ex(lg(t.a) + lg(t.d) + lg(t.m) + lg(t.mt));
+    let cr = p2(-h) * (1.0 + 4.0 * t.u) * (1.0 + kap) + eta3 / 3.0;
+    let er = 1.1 * cr;
+    ex(lg(t.a) + lg(1.1 * er * er + 1.01 * (eta3 / 3.0 + cr * kap)) + t.sub) * FIN
+}
+
+/// The stated error bound of powi(·, n) at `terms` terms (module doc, "powi").
+pub fn powi_error_bound<T: FloatTerm>(terms: usize, n: i32) -> ErrorBound {
+    if unproven::<T>(terms) {
+        return ErrorBound {
+            rel: f64::INFINITY,
+            abs: f64::INFINITY,
+        };
+    }
+    let t = tier::<T>(terms);
+    let a = n.unsigned_abs().max(1) as f64;
+    let s = (a - 1.0) * lg(t.m) + if n < 0 { a * lg(t.d) } else { 0.0 } + t.sub;
+    ErrorBound {
+        rel: ex(s) * FIN,
+        abs: terms as f64 * sigma::<T>(),
+    }
+}
+
+/// The N = 1 bound from the N = 2 one (module doc, "N = 1").
+pub(crate) fn from_two<T: FloatTerm>(b2: ErrorBound) -> ErrorBound {
+    let u = T::UNIT_ROUNDOFF;
+    let e1 = (1u64 << 20) as f64 * sigma::<T>() / bounds::min_normal_result::<T>(1);
+    ErrorBound {
+        rel: (u + b2.rel * (1.0 + u) + e1) * FIN,
+        abs: if b2.abs > 0.0 {
+            b2.abs + sigma::<T>()
+        } else {
+            0.0
+        },
+    }
+}
+
+/// The stated error bound of `f` at `n` terms (module doc; relative, `abs` for underflow).
+pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
+    if n == 1 {
+        return from_two::<T>(error_bound::<T>(f, 2));
+    }
+    if unproven::<T>(n) {
+        return ErrorBound {
+            rel: f64::INFINITY,
+            abs: f64::INFINITY,
+        };
+    }
+    let t = tier::<T>(n);
+    let (rel, abs) = match f {
+        Unary::Exp => (exp_rel::<T>(&t), n as f64 * sigma::<T>()),
+        Unary::ExpM1 => (expm1_rel::<T>(&t), 0.0),
+        Unary::Ln => (ln_rel::<T>(&t), 0.0),
+        Unary::Ln1p => (ln1p_rel::<T>(&t), 0.0),
+        Unary::Log2 => {
+            let core = 1.25 * lg(t.r) + ln1p_core_log::<T>(&t) + lg(t.r) + lg(t.m);
+            (ex(lg(t.a) + 1.001 * core) * FIN, 0.0)
+        }
+        Unary::Log10 => (ex(ln_log::<T>(&t) + lg(t.r) + lg(t.m)) * FIN, 0.0),
+        Unary::Cbrt => (cbrt_rel(&t), 0.0),
+        _ => (f64::INFINITY, f64::INFINITY),
+    };
+    ErrorBound { rel, abs }
+}
+
+/// The stated error bound of the binary function `f` at `n` terms.
+pub fn error_bound_binary<T: FloatTerm>(f: Binary, n: usize) -> ErrorBound {
+    if n == 1 {
+        return from_two::<T>(error_bound_binary::<T>(f, 2));
+    }
+    if unproven::<T>(n) {
+        return ErrorBound {
+            rel: f64::INFINITY,
+            abs: f64::INFINITY,
+        };
+    }
+    let t = tier::<T>(n);
+    match f {
+        Binary::Pow => {
+            let z = if T::PRECISION == 53 { 745.0 } else { 104.0 };
+            let via_exp = ex(z * ex(lg(ln_rel::<T>(&t)) + lg(t.m)) + lg(exp_rel::<T>(&t))) * FIN;
+            let via_powi = powi_error_bound::<T>(n, -16).rel;
+            ErrorBound {
+                rel: via_exp.max(via_powi),
+                abs: n as f64 * sigma::<T>(),
+            }
+        }
+        Binary::Hypot => {
+            let s = 0.5 * lg(t.m)
+                + 0.5 * lg(t.a)
+                + lg(t.s)
+                + lg(8192.0 * n as f64 * sigma::<T>())
+                + t.sub;
+            ErrorBound {
+                rel: ex(s) * FIN,
+                abs: 0.0,
+            }
+        }
+        Binary::Atan2 => ErrorBound {
+            rel: f64::INFINITY,
+            abs: f64::INFINITY,
+        },
+    }
+}

@@ -1,0 +1,622 @@
+//! Trigonometric and inverse trigonometric functions of expansions: sin, cos, tan, atan,
+//! asin, acos and atan2, for `Expansion<T, N>` (T = f64, f32; N = 1..8), each with a stated
+//! relative error bound derived here from the algorithm and the accurate tier's proven bounds
+//! ([`crate::bounds`]).
+//!
+//! Notation: δ_add, δ_mul, δ_div, δ_sqrt are the accurate tier's bounds
+//! ([`bounds::add_rel_bound`], [`bounds::mul_rel_bound`] (also for sqr and, being larger
+//! than [`bounds::mul_term_rel_bound`], for mul_term), [`bounds::div_rel_bound`] (div,
+//! div_term, recip), [`bounds::sqrt_rel_bound`]); ρ_N = [`bounds::round_rel_bound`];
+//! π_N is the rounding of π to the first N table terms, relative error
+//! π_err = ½(2u)^N(1 + 4u) (|π − π_N| ≤ ½ulp(t_{N−1}) ≤ ½(2u)^N|t₀|, |t₀| ≤ π(1 + u));
+//! π/2 and π/4 are π_N scaled exactly. a ⊕ b = (1 + a)(1 + b) − 1 composes relative errors.
+//! Every bound is finally multiplied by 1.01: this covers the second-order terms written
+//! below as (1 + O(δ)) (all below 2^−40 relatively), and the rounding of the f64 evaluation
+//! of the bound formulas.
+//!
+//! # sin, cos, tan
+//!
+//! 1. *Reduction* (`trig_reduce.rs`, Payne–Hanek with the bits of 2/π in integer
+//!    arithmetic, for every |x| > 0.78; |x| ≤ 0.78 is kept as r = x exactly, k = 0):
+//!    x = kπ/2 + r, k mod 4 exact, |r| ≤ π/4(1 + 2^−20) < R_MAX = 0.785399, and the computed
+//!    r̂ = r(1 + δ_r) with δ_r ≤ 2^{−(pN+61)} ⊕ 2^{1−p(N+2)} ⊕ ρ_N ⊕ π_err ⊕ δ_mul
+//!    (`reduction_rel_bound`; derivation in `trig_reduce.rs`). Relative accuracy of r is
+//!    kept however close x is to a multiple of π/2: the fixed-point precision grows at run
+//!    time until r has pN + 66 significant bits (up to 1982 fraction bits, far beyond the
+//!    range where any bound is stated). No Cody–Waite path: the integer product costs
+//!    N·(W + 1) 64×64-bit multiplications (W ≈ 3..9 limbs), cheaper than an exact
+//!    subtraction of k·(π/2) to N + 2 terms, it needs no table of π beyond N terms (the f32
+//!    table ends at 5 terms), and it handles cancellation by the same run-time check.
+//! 2. *Triple-angle reduction*: with k_max, J_max from a cost plan (`sin_plan`, chosen from
+//!    (p, N) only) and a_lim = R_MAX/3^{k_max}, the smallest k ≤ k_max with |r̂|/3^k ≤ a_lim
+//!    is used and a₀ = r̂/3^k by `div_term` (3^k ≤ 3^12 is exact): a₀ = (r̂/3^k)(1 + δ_div),
+//!    an argument perturbation. Together δ_arg = δ_r ⊕ δ_div.
+//! 3. *Taylor*: with J ≤ J_max Horner steps t_J = 1, t_j = 1 − a₀²·t_{j+1}/((2j+2)(2j+3))
+//!    and s₀ = a₀·t₀: the sum of the first J + 1 terms of sin a₀ / a₀, an alternating series
+//!    with decreasing terms (|a₀| < 1), so the truncation is at most the first omitted term
+//!    a^{2J+2}/(2J+3)! and relatively at most that over 1 − a²/6; J is the smallest with this
+//!    below τ = 2^{−(pN+4)} (checked at run time with a margin on |a₀|, and by the plan for
+//!    a ≤ a_b = 1.001·a_lim). Rounding: exact T_j satisfy 0 ≤ T_{j+1} ≤ 1 and
+//!    T_j ≥ 1 − q_j, q_j = a²/((2j+2)(2j+3)); the computed t_j = T_j(1 + η_j) with η_J = 0
+//!    and, since the product a₀²t_{j+1}/c carries E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_div (sqr,
+//!    mul, div_term) and enters T_j with weight ≤ q_j/(1 − q_j),
+//!    η_j ≤ (q_j E_j/(1 − q_j)) ⊕ δ_add. So ŝ₀ = sin(a₀)(1 + σ₀), σ₀ ≤ η₀ ⊕ δ_mul ⊕ τ. The
+//!    bound is evaluated at a = a_b and J = J_max; it increases with a and with J, so it
+//!    covers every run-time choice.
+//! 4. *Tripling*: s_{i+1} = s_i(3 − 4s_i²) (exact identity sin 3a = sin a(3 − 4 sin² a)),
+//!    computed by sqr, exact scaling by −4, add_term(3), mul. With ŝ_i = s_i(1 + σ_i),
+//!    ŝ_i² = s_i²(1 + E), E ≤ σ_i ⊕ σ_i ⊕ δ_mul, and 3 − 4s²(1 + E) = (3 − 4s²)(1 − hE),
+//!    h = 4s²/(3 − 4s²) (s ≤ a_b·3^i, as sin a ≤ a), so
+//!    σ_{i+1} ≤ σ_i ⊕ hE ⊕ δ_add ⊕ δ_mul. Fewer steps (small |r|) only lower the bound.
+//! 5. *cos r* = √(1 − ŝ²) (no cancellation: ŝ² ≤ ½(1 + 2^−19)): 1 − s²(1 + E) =
+//!    (1 − s²)(1 − E·s²/(1 − s²)), s²/(1 − s²) ≤ 1.0001, so κ ≤ 1.0001E ⊕ δ_add and the
+//!    square root gives σ_c ≤ ½κ(1 + κ) ⊕ δ_sqrt.
+//! 6. *Argument perturbation*: sin(r(1 + δ)) = sin r·(1 + θ) with |θ| ≤ |δ|(1 + 2|δ|)
+//!    (mean value theorem, |r cot r| ≤ 1 for |r| ≤ π/4); for cos |θ| ≤ 0.79|δ| (r tan r ≤
+//!    π/4·1.0001); for tan |θ| ≤ 1.571|δ| (2r/sin 2r ≤ π/2).
+//! 7. *Quadrant*: sin x = ±sin r or ±cos r, cos x likewise, tan x = sin r/cos r or
+//!    −cos r/sin r (one div).
+//!
+//! Stated: sin and cos: max(σ_k ⊕ δ_arg(1 + 2δ_arg), σ_c ⊕ 0.79δ_arg); tan:
+//! σ_k ⊕ σ_c/(1 − σ_c) ⊕ δ_div ⊕ 1.571δ_arg(1 + 2δ_arg).
+//!
+//! # atan, asin, acos, atan2
+//!
+//! `atan_unit(z)`, 0 ≤ z ≤ 1 exact: h ≤ h_max *halvings* z ← z/(1 + √(1 + z²)) (exact
+//! identity atan z = 2 atan(z/(1 + √(1 + z²)))), until z ≤ z_lim = tan(π/2^{h_max+2}).
+//! One halving computes the exact map of its computed input times (1 + ε): sqr (δ_mul),
+//! 1 + z² (weight of z² ≤ ½: κ₁ ≤ ½δ_mul ⊕ δ_add), √ (κ₂ ≤ ½κ₁(1 + κ₁) ⊕ δ_sqrt), 1 + √
+//! (weight of √ ≤ √2/(1 + √2) < 0.586: κ₃ ≤ 0.586κ₂ ⊕ δ_add), div (ε ≤ δ_div ⊕ κ₃/(1 − κ₃)).
+//! As w·atan'(w)/atan(w) ≤ 1, atan(w(1 + ε)) = atan(w)(1 + θ), |θ| ≤ |ε|(1 + 3|ε|), so
+//! 2^h atan(ẑ_h) = atan(z)·Π(1 + θ_i) exactly in terms of the computed ẑ_h. *Series*:
+//! Horner t_J = 1, t_j = 1 − z²·t_{j+1}·(2j+1)/(2j+3) (mul, mul_term, div_term, sub), result
+//! 2^h·z·t₀: the first J + 1 terms of atan z / z = Σ(−z²)^j/(2j+1), alternating and
+//! decreasing, truncation ≤ z^{2J+2}/(2J+3)/(1 − z²/3) ≤ τ; rounding as for sin with
+//! q_j = z²(2j+1)/(2j+3) and E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_mul ⊕ δ_div, evaluated at
+//! z_b = 1.002·z_lim. So atan_unit has relative error A ≤ Πθ ⊕ η₀ ⊕ δ_mul ⊕ τ.
+//!
+//! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
+//! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
+//! passes through atan with factor ≤ 1 + 3δ_q (above). In the second branch the subtracted
+//! B ≤ π/4 and the result R ≥ max(B, π/4), so B's error contributes ≤ its relative error,
+//! the rounding of π/2 at most 2π_err, and the subtraction δ_add:
+//! ratio(δ_q) = (A ⊕ δ_q(1 + 3δ_q) + 2π_err) ⊕ δ_add.
+//!
+//! - atan x: |x| ≤ 1: atan_unit(|x|) (no quotient, error A); |x| > 1:
+//!   π/2 − atan_unit(1/|x|) (the reciprocal carries δ_div). Both within ratio(0).
+//! - atan2(y, x): A' = atan_ratio(|y|, |x|) ∈ [0, π/2]; for x < 0, π − A' ≥ π/2, so A''s
+//!   error counts at most once more, π's rounding at most 2π_err: bound
+//!   (ratio(0) + 2π_err) ⊕ δ_add.
+//! - asin x = sign(x)·atan_ratio(|x|, c), acos x = atan_ratio(c, |x|) (x ≥ 0) or
+//!   π − atan_ratio(c, |x|) (x < 0), with c = √((1 − |x|)(1 + |x|)): both factors are
+//!   accurate sums (δ_add each, relative to the exact difference, so no cancellation loss
+//!   near ±1), their product δ_mul, then the root: γ_c ≤ ½κ(1 + κ) ⊕ δ_sqrt,
+//!   κ = δ_add ⊕ δ_add ⊕ δ_mul. The quotient then carries δ_q = δ_div ⊕ γ_c/(1 − γ_c):
+//!   asin: ratio(γ_c); acos: (ratio(γ_c) + 2π_err) ⊕ δ_add.
+//!
+//! # Domain of the stated bounds
+//!
+//! f64: finite arguments with |x| ≤ [`bounds::max_normal_result`] whose result (and, for
+//! atan2, the quotient of the smaller by the larger of |y|, |x|) is zero or at least
+//! [`bounds::min_normal_result`]`(N)` in magnitude; for tan also |tan x| ≤
+//! 1/min_normal_result(N) (cot x in range: r = x − kπ/2 is then in range). Since |sin x|,
+//! |cos x| ≥ 2|r|/π, a result in range keeps r in range. Intermediates: the Taylor and Horner
+//! values t_j lie in [0.8, 1]; a subnormal absolute error in a₀² or z² (below
+//! 2^12σ per operation, [`crate::bounds`]) reaches them with weight ≤ 1/6, far below
+//! 2^−31(2u)^N relative, inside the slack. Arguments below the range of the accurate tier
+//! are not claimed.
+//!
+//! f32: the same for N ≤ 4. For N ≥ 5 an f32 expansion near 1 has terms below 2^−126
+//! (subnormal, or cut from the π table): the relative part still holds for the computation
+//! but each of the fewer than 2^8 operations may add an absolute error ≤ 2^12σ = 2^−137
+//! (amplified at most 4×), and π_N is exact only to about 2^−125; the stated bound carries
+//! abs = 2^−112 for f32 with N ≥ 5 (a generous cover of 2^−123). For tan = s/c (or −c/s)
+//! these absolute errors A of s and c give |Δtan| ≲ A(1 + |tan|)/min(|c|, |s|), so for f32
+//! with N ≥ 5 tan is stated only for |tan x| ≤ 2^8, with abs = 2^−95 ≥ 2^17·2^−112. Likewise
+//! asin and acos, whose slope 1/√(1 − x²) multiplies the absolute error of 1 − |x|, are
+//! stated for f32 with N ≥ 5 only on |x| ≤ 1 − 2^−40 (where the slope is below 2^20) and at
+//! ±1; atan2(y, x) for f32 with N ≥ 5 only where max(|y|, |x|) ≥ 2^−20 (the quotient's
+//! absolute error is then below 2^−117).
+//!
+//! Special values (IEEE/C99 as `f64`): sin, tan of ±0 are ±0, cos ±0 = 1; sin, cos, tan of
+//! ±∞ and NaN are NaN; atan(±∞) = ±π/2 (π/2 rounded to N terms), atan(±0) = ±0; asin, acos
+//! outside [−1, 1] are NaN, asin(±0) = ±0, asin(±1) = ±π/2, acos(1) = +0, acos(−1) = π;
+//! atan2 of zeros and infinities as `f64::atan2` (values ±0, ±π/4, ±π/2, ±3π/4, ±π rounded
+//! to N terms).
+
+use super::constants::{constant, Constant};
+use super::{Binary, ErrorBound, Unary};
+use crate::bounds;
+use crate::expansion::Expansion;
+use crate::float::FloatTerm;
+
+#[path = "trig_reduce.rs"]
+mod trig_reduce;
+
+/// Upper bound of |r| after reduction: π/4·(1 + 2^−20) < R_MAX.
+const R_MAX: f64 = 0.785_399;
+/// Most triple-angle steps (3^12 < 2^24 is exact in f32).
+const K_CAP: usize = 12;
+/// Most halvings of atan's argument.
+const H_CAP: usize = 12;
+/// Final safety factor of every bound (module doc).
+const SAFETY: f64 = 1.01;
+
+/// a ⊕ b = (1 + a)(1 + b) − 1.
+fn cat(a: f64, b: f64) -> f64 {
+    a + b + a * b
+}
+
+/// Truncation target τ = 2^{−(pN+4)}.
+fn trunc_target(p: u32, n: usize) -> f64 {
+    <f64 as FloatTerm>::ldexp(1.0, -((p as i32) * n as i32 + 4))
+}
+
+/// Smallest J ≤ 60 with a^{2J+2}/(2J+3)!/(1 − a²/6), the relative truncation of J Horner
+/// steps of sin a / a, below τ (with a 1% margin for the f64 evaluation).
+fn sin_steps(a: f64, tau: f64) -> usize {
+    let a2 = a * a;
+    let mut t = a2 / (6.0 * (1.0 - a2 / 6.0));
+    for j in 0..60 {
+        if t * 1.01 <= tau {
+            return j;
+        }
+        t *= a2 / ((2 * j + 4) * (2 * j + 5)) as f64;
+    }
+    60
+}
+
+/// Smallest J ≤ 60 with z^{2J+2}/(2J+3)/(1 − z²/3), the relative truncation of J Horner
+/// steps of atan z / z, below τ (1% margin).
+fn atan_steps(z: f64, tau: f64) -> usize {
+    let z2 = z * z;
+    let mut t = z2 / (3.0 * (1.0 - z2 / 3.0));
+    for j in 0..60 {
+        if t * 1.01 <= tau {
+            return j;
+        }
+        t *= z2 * (2 * j + 3) as f64 / (2 * j + 5) as f64;
+    }
+    60
+}
+
+/// Plans per (term type, N), computed once: index [f32 = 0 / f64 = 1][N − 1].
+type Plans = [[(usize, usize); crate::expansion::MAX_TERMS]; 2];
+
+fn plan_table(plan: fn(u32, usize) -> (usize, usize)) -> Plans {
+    let mut t = [[(0, 0); crate::expansion::MAX_TERMS]; 2];
+    for (i, p) in [24u32, 53].into_iter().enumerate() {
+        for n in 1..=crate::expansion::MAX_TERMS {
+            t[i][n - 1] = plan(p, n);
+        }
+    }
+    t
+}
+
+fn cached(
+    cell: &'static std::sync::OnceLock<Plans>,
+    plan: fn(u32, usize) -> (usize, usize),
+    p: u32,
+    n: usize,
+) -> (usize, usize) {
+    let t = cell.get_or_init(|| plan_table(plan));
+    t[usize::from(p == 53)][n.clamp(1, crate::expansion::MAX_TERMS) - 1]
+}
+
+/// (k_max, J_max) of sin for (p, N), cached.
+fn sin_plan(p: u32, n: usize) -> (usize, usize) {
+    static CELL: std::sync::OnceLock<Plans> = std::sync::OnceLock::new();
+    cached(&CELL, sin_plan_compute, p, n)
+}
+
+/// (h_max, J_max) of atan for (p, N), cached.
+fn atan_plan(p: u32, n: usize) -> (usize, usize) {
+    static CELL: std::sync::OnceLock<Plans> = std::sync::OnceLock::new();
+    cached(&CELL, atan_plan_compute, p, n)
+}
+
+/// (k_max, J_max): triple-angle steps and Taylor steps minimising 3k + 4J (cost in
+/// accurate operations, div_term counted double) for p-bit terms and N terms.
+fn sin_plan_compute(p: u32, n: usize) -> (usize, usize) {
+    let tau = trunc_target(p, n);
+    (0..=K_CAP)
+        .map(|k| (k, sin_steps(sin_a_bound(k), tau)))
+        .min_by_key(|&(k, j)| 3 * k + 4 * j)
+        .unwrap_or((K_CAP, 60))
+}
+
+/// a_b = 1.001·R_MAX/3^k: bound on |a₀| with k_max = k.
+fn sin_a_bound(k: usize) -> f64 {
+    1.001 * R_MAX / 3f64.powi(k as i32)
+}
+
+/// z_lim = tan(π/2^{h+2}).
+fn atan_z_lim(h: usize) -> f64 {
+    (core::f64::consts::PI / (1u64 << (h + 2)) as f64).tan()
+}
+
+/// (h_max, J_max) for atan: halvings cost about 12 operations (sqrt and div), series steps 5.
+fn atan_plan_compute(p: u32, n: usize) -> (usize, usize) {
+    let tau = trunc_target(p, n);
+    (0..=H_CAP)
+        .map(|h| (h, atan_steps(1.002 * atan_z_lim(h), tau)))
+        .min_by_key(|&(h, j)| 12 * h + 5 * j)
+        .unwrap_or((H_CAP, 60))
+}
+
+/// The accurate tier's bounds at (T, N).
+struct Ops {
+    add: f64,
+    mul: f64,
+    div: f64,
+    sqrt: f64,
+    /// relative error of π_N
+    pi: f64,
+}
+
+fn ops<T: FloatTerm>(n: usize) -> Ops {
+    Ops {
+        add: bounds::add_rel_bound::<T>(n),
+        mul: bounds::mul_rel_bound::<T>(n).max(bounds::mul_term_rel_bound::<T>(n)),
+        div: bounds::div_rel_bound::<T>(n),
+        sqrt: bounds::sqrt_rel_bound::<T>(n),
+        pi: 0.5 * bounds::two_u_pow::<T>(n) * (1.0 + 4.0 * T::UNIT_ROUNDOFF),
+    }
+}
+
+/// Rounding bound of a Horner evaluation t_j = 1 − q-like product (module doc): `qs` from
+/// the innermost step outwards, `e_step` the relative error the product picks up per step.
+fn horner_bound(qs: impl Iterator<Item = f64>, e_step: f64, add: f64) -> f64 {
+    let mut eta = 0.0;
+    for q in qs {
+        let e = cat(eta, e_step);
+        eta = cat(q * e / (1.0 - q), add);
+    }
+    eta
+}
+
+/// δ_r: relative error of the reduced argument (`trig_reduce.rs`).
+fn reduction_rel_bound<T: FloatTerm>(n: usize) -> f64 {
+    let o = ops::<T>(n);
+    let p = T::PRECISION;
+    let trunc = <f64 as FloatTerm>::ldexp(1.0, 1 - (p as i32) * (n as i32 + 2));
+    let fix = trig_reduce::fix_rel_bound(p, n);
+    cat(
+        cat(cat(fix, trunc), bounds::round_rel_bound::<T>(n)),
+        cat(o.pi, o.mul),
+    )
+}
+
+/// (σ_sin, σ_cos, δ_arg) of the sin/cos kernel at (T, N) (module doc, steps 1–5).
+fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
+    let o = ops::<T>(n);
+    let (k_max, j_max) = sin_plan(T::PRECISION, n);
+    let a = sin_a_bound(k_max);
+    let step = cat(cat(o.mul, o.mul), o.div);
+    let qs = (0..j_max)
+        .rev()
+        .map(|j| a * a / ((2 * j + 2) * (2 * j + 3)) as f64);
+    let eta = horner_bound(qs, step, o.add);
+    let mut sigma = cat(cat(eta, o.mul), trunc_target(T::PRECISION, n));
+    for i in 0..k_max {
+        let s = (a * 3f64.powi(i as i32)).min(1.0);
+        let h = 4.0 * s * s / (3.0 - 4.0 * s * s);
+        let e = cat(cat(sigma, sigma), o.mul);
+        sigma = cat(cat(sigma, h * e), cat(o.add, o.mul));
+    }
+    let e = cat(cat(sigma, sigma), o.mul);
+    let kappa = cat(1.0001 * e, o.add);
+    let sigma_c = cat(0.5 * kappa * (1.0 + kappa), o.sqrt);
+    let arg = cat(reduction_rel_bound::<T>(n), o.div);
+    (sigma, sigma_c, arg)
+}
+
+/// A: relative error of `atan_unit` (module doc).
+fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
+    let o = ops::<T>(n);
+    let (h_max, j_max) = atan_plan(T::PRECISION, n);
+    let k1 = cat(0.5 * o.mul, o.add);
+    let k2 = cat(0.5 * k1 * (1.0 + k1), o.sqrt);
+    let k3 = cat(0.586 * k2, o.add);
+    let eps = cat(o.div, k3 / (1.0 - k3));
+    let theta = eps * (1.0 + 3.0 * eps);
+    let mut total = 0.0;
+    for _ in 0..h_max {
+        total = cat(total, theta);
+    }
+    let z = 1.002 * atan_z_lim(h_max);
+    let step = cat(cat(cat(o.mul, o.mul), o.mul), o.div);
+    let qs = (0..j_max)
+        .rev()
+        .map(|j| z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64);
+    let eta = horner_bound(qs, step, o.add);
+    cat(total, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
+}
+
+/// ratio(δ_q) of `atan_ratio` (module doc).
+fn ratio_bound<T: FloatTerm>(n: usize, extra: f64) -> f64 {
+    let o = ops::<T>(n);
+    let dq = cat(o.div, extra);
+    let branch = cat(atan_unit_bound::<T>(n), dq * (1.0 + 3.0 * dq));
+    cat(branch + 2.0 * o.pi, o.add)
+}
+
+/// γ_c: relative error of √((1 − |x|)(1 + |x|)).
+fn cofactor_bound<T: FloatTerm>(n: usize) -> f64 {
+    let o = ops::<T>(n);
+    let kappa = cat(cat(o.add, o.add), o.mul);
+    cat(0.5 * kappa * (1.0 + kappa), o.sqrt)
+}
+
+/// Absolute part: for f32 with N ≥ 5, 2^−112, and 2^−95 for tan (module doc, domain);
+/// else 0.
+fn abs_part<T: FloatTerm>(f: Unary, n: usize) -> f64 {
+    if T::PRECISION < 53 && n >= 5 {
+        <f64 as FloatTerm>::ldexp(1.0, if f == Unary::Tan { -95 } else { -112 })
+    } else {
+        0.0
+    }
+}
+
+/// The stated error bound of `f` at `n` terms of `T` (derivation and domain in the module
+/// doc): |ŷ − y| ≤ rel·|y| + abs.
+pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
+    let o = ops::<T>(n);
+    let rel = match f {
+        Unary::Sin | Unary::Cos => {
+            let (s, c, arg) = sin_cos_parts::<T>(n);
+            cat(s, arg * (1.0 + 2.0 * arg)).max(cat(c, 0.79 * arg))
+        }
+        Unary::Tan => {
+            let (s, c, arg) = sin_cos_parts::<T>(n);
+            cat(
+                cat(cat(s, c / (1.0 - c)), o.div),
+                1.571 * arg * (1.0 + 2.0 * arg),
+            )
+        }
+        Unary::Atan => ratio_bound::<T>(n, 0.0),
+        Unary::Asin => {
+            let g = cofactor_bound::<T>(n);
+            ratio_bound::<T>(n, g / (1.0 - g))
+        }
+        Unary::Acos => {
+            let g = cofactor_bound::<T>(n);
+            cat(ratio_bound::<T>(n, g / (1.0 - g)) + 2.0 * o.pi, o.add)
+        }
+        _ => f64::INFINITY,
+    };
+    ErrorBound {
+        rel: rel * SAFETY * bounds::SLACK,
+        abs: abs_part::<T>(f, n),
+    }
+}
+
+/// The stated error bound of atan2 at `n` terms of `T` (module doc).
+pub fn error_bound_binary<T: FloatTerm>(f: Binary, n: usize) -> ErrorBound {
+    match f {
+        Binary::Atan2 => {
+            let o = ops::<T>(n);
+            let rel = cat(ratio_bound::<T>(n, 0.0) + 2.0 * o.pi, o.add);
+            ErrorBound {
+                rel: rel * SAFETY * bounds::SLACK,
+                abs: abs_part::<T>(Unary::Atan, n),
+            }
+        }
+        _ => ErrorBound {
+            rel: f64::INFINITY,
+            abs: f64::INFINITY,
+        },
+    }
+}
+
+fn nan<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
+    Expansion::from_term(T::from_f64(f64::NAN))
+}
+
+fn pi<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
+    constant(Constant::Pi)
+}
+
+/// (sin r, cos r) for |r| ≤ R_MAX (module doc, steps 2–5).
+fn sin_cos_kernel<T: FloatTerm, const N: usize>(
+    r: &Expansion<T, N>,
+) -> (Expansion<T, N>, Expansion<T, N>) {
+    let one = Expansion::<T, N>::one();
+    let (k_max, j_max) = sin_plan(T::PRECISION, N);
+    let a_lim = R_MAX / 3f64.powi(k_max as i32);
+    let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
+    let r0 = r.hi().to_f64().abs() * margin;
+    let mut k = 0;
+    let mut scale = 1.0f64;
+    while k < k_max && r0 / scale > a_lim {
+        k += 1;
+        scale *= 3.0;
+    }
+    let a = if k > 0 {
+        r.div_term(T::from_f64(scale))
+    } else {
+        *r
+    };
+    let a_est = r0 / scale * margin;
+    let j = sin_steps(a_est, trunc_target(T::PRECISION, N)).min(j_max);
+    let a2 = a.sqr();
+    let mut t = one;
+    for i in (0..j).rev() {
+        let c = T::from_f64(((2 * i + 2) * (2 * i + 3)) as f64);
+        t = one.sub(&a2.mul(&t).div_term(c));
+    }
+    let mut s = a.mul(&t);
+    let three = T::from_f64(3.0);
+    for _ in 0..k {
+        let w = s.sqr().ldexp(2).neg().add_term(three);
+        s = s.mul(&w);
+    }
+    let c = one.sub(&s.sqr()).sqrt();
+    (s, c)
+}
+
+/// atan z for 0 ≤ z ≤ 1 (module doc).
+fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, N> {
+    if z.is_zero() {
+        return Expansion::zero();
+    }
+    let one = T::ONE;
+    let (h_max, j_max) = atan_plan(T::PRECISION, N);
+    let z_lim = atan_z_lim(h_max);
+    let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
+    let mut z = *z;
+    let mut h = 0;
+    while h < h_max && z.hi().to_f64() * margin > z_lim {
+        let d = z.sqr().add_term(one).sqrt().add_term(one);
+        z = z.div(&d);
+        h += 1;
+    }
+    let z_est = z.hi().to_f64() * margin * margin;
+    let j = atan_steps(z_est, trunc_target(T::PRECISION, N)).min(j_max);
+    let z2 = z.sqr();
+    let mut t = Expansion::<T, N>::one();
+    for i in (0..j).rev() {
+        let mut q = z2.mul(&t);
+        if i > 0 {
+            q = q.mul_term(T::from_f64((2 * i + 1) as f64));
+        }
+        q = q.div_term(T::from_f64((2 * i + 3) as f64));
+        t = Expansion::one().sub(&q);
+    }
+    z.mul(&t).ldexp(h as i32)
+}
+
+/// atan(a/b) for a, b ≥ 0 finite, not both zero (module doc).
+fn atan_ratio<T: FloatTerm, const N: usize>(
+    a: &Expansion<T, N>,
+    b: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    if a.cmp_value(b) != Some(core::cmp::Ordering::Greater) {
+        atan_unit(&a.div(b))
+    } else {
+        pi::<T, N>().ldexp(-1).sub(&atan_unit(&b.div(a)))
+    }
+}
+
+/// The value of an expansion as f64 with non-finite lower terms visible.
+fn lead<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> f64 {
+    if x.is_finite() {
+        x.hi().to_f64()
+    } else {
+        x.terms().iter().fold(0.0, |a, t| a + t.to_f64())
+    }
+}
+
+/// √((1 − |x|)(1 + |x|)) for |x| ≤ 1.
+fn cofactor<T: FloatTerm, const N: usize>(ax: &Expansion<T, N>) -> Expansion<T, N> {
+    Expansion::one().sub(ax).mul(&ax.add_term(T::ONE)).sqrt()
+}
+
+pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) -> Expansion<T, N> {
+    let v = lead(x);
+    if v.is_nan() {
+        return nan();
+    }
+    let negative = v < 0.0;
+    let sign = |y: Expansion<T, N>| if negative { y.neg() } else { y };
+    match f {
+        Unary::Sin | Unary::Cos | Unary::Tan => {
+            if !v.is_finite() {
+                return nan();
+            }
+            if x.is_zero() {
+                return if f == Unary::Cos {
+                    Expansion::one()
+                } else {
+                    *x
+                };
+            }
+            let (k, r) = trig_reduce::reduce(x);
+            let (s, c) = sin_cos_kernel(&r);
+            match (f, k) {
+                (Unary::Sin, 0) | (Unary::Cos, 3) => s,
+                (Unary::Sin, 1) | (Unary::Cos, 0) => c,
+                (Unary::Sin, 2) | (Unary::Cos, 1) => s.neg(),
+                (Unary::Sin, _) | (Unary::Cos, _) => c.neg(),
+                (_, 0) | (_, 2) => s.div(&c),
+                _ => c.div(&s).neg(),
+            }
+        }
+        Unary::Atan => {
+            if x.is_zero() {
+                return *x;
+            }
+            if v.is_infinite() {
+                return sign(pi::<T, N>().ldexp(-1));
+            }
+            let ax = x.abs();
+            let one = Expansion::<T, N>::one();
+            if ax.cmp_value(&one) != Some(core::cmp::Ordering::Greater) {
+                sign(atan_unit(&ax))
+            } else {
+                sign(pi::<T, N>().ldexp(-1).sub(&atan_unit(&ax.recip())))
+            }
+        }
+        Unary::Asin | Unary::Acos => {
+            if !v.is_finite() {
+                return nan();
+            }
+            let ax = x.abs();
+            if ax.cmp_value(&Expansion::one()) == Some(core::cmp::Ordering::Greater) {
+                return nan();
+            }
+            if f == Unary::Asin {
+                if x.is_zero() {
+                    return *x;
+                }
+                sign(atan_ratio(&ax, &cofactor(&ax)))
+            } else {
+                let a = atan_ratio(&cofactor(&ax), &ax);
+                if negative {
+                    pi::<T, N>().sub(&a)
+                } else {
+                    a
+                }
+            }
+        }
+        _ => nan(),
+    }
+}
+
+/// atan2(y, x) (first argument y, as `f64::atan2`).
+pub(crate) fn eval_binary<T: FloatTerm, const N: usize>(
+    f: Binary,
+    y: &Expansion<T, N>,
+    x: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    if f != Binary::Atan2 {
+        return nan();
+    }
+    let (vy, vx) = (lead(y), lead(x));
+    if vy.is_nan() || vx.is_nan() {
+        return nan();
+    }
+    if vy == 0.0 || vx == 0.0 || vy.is_infinite() || vx.is_infinite() {
+        // The IEEE result is 0 or m·π/4 (m = 1..4), with the sign of y.
+        let a = vy.atan2(vx);
+        if a == 0.0 {
+            return Expansion::from_term(T::from_f64(a));
+        }
+        let m = (a.abs() / core::f64::consts::FRAC_PI_4).round() as i32;
+        let p = pi::<T, N>();
+        let res = match m {
+            1 => p.ldexp(-2),
+            2 => p.ldexp(-1),
+            3 => p.sub(&p.ldexp(-2)),
+            _ => p,
+        };
+        return if a < 0.0 { res.neg() } else { res };
+    }
+    let a = atan_ratio(&y.abs(), &x.abs());
+    let a = if vx < 0.0 { pi::<T, N>().sub(&a) } else { a };
+    if vy < 0.0 {
+        a.neg()
+    } else {
+        a
+    }
+}
