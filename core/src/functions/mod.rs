@@ -21,6 +21,19 @@
 //! through [`eval_unary`] / [`eval_binary`] (one `match` on a run-time N, as
 //! [`crate::runtime`] does for the Hénon step); the methods on [`Expansion`] forward to them,
 //! so other crates never compile the 2 × 8 × functions matrix again.
+//!
+//! ```
+//! use expanse_core::functions::{error_bound, Unary};
+//! use expanse_core::QuadDouble;
+//! let x: QuadDouble = "0.5".parse().unwrap();
+//! let back = x.exp().ln(); // 0.5 up to the two functions' bounds
+//! assert!((back - x).abs().to_f64() < 1e-60);
+//! let (s, c) = x.sin_cos();
+//! assert!((s * s + c * c - QuadDouble::one()).abs().to_f64() < 1e-60);
+//! // The stated bound of exp at N = 4, relative, in units of u^4 = 2^-212:
+//! let b = error_bound::<f64>(Unary::Exp, 4);
+//! assert!(b.rel > 0.0 && b.rel * 2f64.powi(212) < 1000.0);
+//! ```
 
 pub mod constants;
 mod constants_table;
