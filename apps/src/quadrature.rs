@@ -1,0 +1,529 @@
+//! Tanh-sinh quadrature in MPFR at hundreds of digits (seed 000 §5.3, Table 4).
+//!
+//! **Method.** On [−1, 1] the substitution x = tanh(π/2·sinh τ) turns ∫ f(x) dx into
+//! ∫ f(x(τ)) w(τ) dτ with w(τ) = (π/2)·cosh τ / cosh²(π/2·sinh τ), a weight that decays
+//! double-exponentially, so the trapezoidal rule in τ with step h = 2^−k converges
+//! exponentially in 1/h even for integrands with endpoint singularities (Takahasi–Mori;
+//! Bailey, Jeyabalan, Li 2005). Level k adds the nodes τ = j·h with j odd (level 1: every j),
+//! so each level reuses every evaluation of the levels before it.
+//!
+//! **The table** ([`Table`]) holds, per level, the nodes τ ≥ 0 as pairs (c, w) with
+//! c = 1 − x = 2/(e^{2u} + 1), u = π/2·sinh τ: the complement is computed directly from its own
+//! formula, never as 1 − x, so points at distance 10^−1000 from an endpoint keep full relative
+//! precision (that is what makes ∫ √t·ln t and ∫ ln cos t work: the integrand is handed the
+//! distance to each end as well as the point). The table is truncated where
+//! w < 2^−(p+16) at working precision p, is built once per precision (level by level, as the
+//! problems need) and serves every problem at that precision. Nodes are computed in parallel.
+//!
+//! **Intervals.** [a, b]: t = a + (b−a)/2·c on the left half and t = b − (b−a)/2·c on the
+//! right, with distances t − a and b − t both formed without cancellation. [0, ∞): the map
+//! t = s/(1 − s), s = (1 + x)/2, so t = 2/c − 1 (right half) or c/(2 − c) (left half), with
+//! Jacobian 4/c² or 4/(2 − c)².
+//!
+//! **Stopping.** S_k is the estimate at level k. With d₁ = log₁₀|S_k − S_{k−1}| and
+//! d₂ = log₁₀|S_k − S_{k−2}|, the error of S_k is estimated as 10^max(d₁²/d₂, 2d₁) (each level
+//! roughly doubles the number of correct digits; Bailey's estimate); the level loop stops when
+//! this is below 10^−D·|S_k| for D requested digits. Sums of a level are correctly rounded MPFR
+//! sums ([`Float::sum`]) of per-node terms computed in parallel, so the result does not depend
+//! on the number of threads.
+//!
+//! **Known answers**: the closed forms of Table 4, evaluated in MPFR 64 bits above the working
+//! precision.
+
+use rayon::prelude::*;
+use rug::float::Constant;
+use rug::Float;
+use std::time::Instant;
+
+/// One node of the table: c = 1 − x (x the abscissa in [0, 1)) and the weight w(τ)
+/// (to be multiplied by the step h).
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// 1 − x, computed directly (full relative precision near the endpoint).
+    pub c: Float,
+    /// The weight w(τ) = (π/2)·cosh τ / cosh²(π/2·sinh τ); halved for τ = 0, whose two mirror
+    /// points coincide.
+    pub w: Float,
+}
+
+/// The abscissa–weight table of one working precision, grown level by level.
+#[derive(Debug)]
+pub struct Table {
+    prec: u32,
+    tmax: f64,
+    levels: Vec<Vec<Node>>,
+    /// Seconds spent building the levels so far.
+    pub build_seconds: f64,
+}
+
+/// Working precision in bits for `digits` decimal digits (40 guard bits).
+pub fn working_prec(digits: u32) -> u32 {
+    (f64::from(digits) * std::f64::consts::LOG2_10).ceil() as u32 + 40
+}
+
+impl Table {
+    /// An empty table for working precision `prec` bits; the truncation point τ_max is where
+    /// the weight drops below 2^−(prec+16).
+    pub fn new(prec: u32) -> Self {
+        let target = -(f64::from(prec) + 16.0) * std::f64::consts::LN_2;
+        let ln_cosh = |u: f64| u.abs() + (-2.0 * u.abs()).exp().ln_1p() - std::f64::consts::LN_2;
+        let ln_w = |t: f64| {
+            (std::f64::consts::FRAC_PI_2).ln() + ln_cosh(t)
+                - 2.0 * ln_cosh(std::f64::consts::FRAC_PI_2 * t.sinh())
+        };
+        let mut tmax = 0.0;
+        while ln_w(tmax) > target {
+            tmax += 1.0 / 64.0;
+        }
+        Table {
+            prec,
+            tmax,
+            levels: Vec::new(),
+            build_seconds: 0.0,
+        }
+    }
+
+    /// Working precision in bits.
+    pub fn prec(&self) -> u32 {
+        self.prec
+    }
+
+    /// Largest τ of the table.
+    pub fn tmax(&self) -> f64 {
+        self.tmax
+    }
+
+    /// Number of levels built.
+    pub fn levels_built(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Total number of nodes (τ ≥ 0) built.
+    pub fn nodes(&self) -> usize {
+        self.levels.iter().map(Vec::len).sum()
+    }
+
+    /// The nodes added at level `k` (1-based), building the levels up to `k` if needed.
+    pub fn level(&mut self, k: usize) -> &[Node] {
+        while self.levels.len() < k {
+            let start = Instant::now();
+            let next = self.levels.len() + 1;
+            let nodes = self.build_level(next);
+            self.levels.push(nodes);
+            self.build_seconds += start.elapsed().as_secs_f64();
+        }
+        &self.levels[k - 1]
+    }
+
+    fn build_level(&self, k: usize) -> Vec<Node> {
+        let prec = self.prec;
+        let scale = 1u64 << k; // τ = j / 2^k
+        let jmax = (self.tmax * scale as f64).floor() as u64;
+        let js: Vec<u64> = if k == 1 {
+            (0..=jmax).collect()
+        } else {
+            (1..=jmax).step_by(2).collect()
+        };
+        js.par_iter()
+            .map(|&j| {
+                let half_pi = Float::with_val(prec, Constant::Pi) / 2u32;
+                if j == 0 {
+                    // x = 0, c = 1; the weight π/2 is halved since both mirror points are x = 0.
+                    return Node {
+                        c: Float::with_val(prec, 1u32),
+                        w: half_pi / 2u32,
+                    };
+                }
+                let tau = Float::with_val(prec, j) / scale;
+                let et = tau.exp();
+                let inv = Float::with_val(prec, 1u32) / &et;
+                let sinh = Float::with_val(prec, &et - &inv) / 2u32;
+                let cosh = Float::with_val(prec, &et + &inv) / 2u32;
+                let u = Float::with_val(prec, &half_pi * &sinh);
+                let eu = u.exp();
+                let e2u = Float::with_val(prec, eu.square_ref());
+                // c = 1 − tanh u = 2/(e^{2u} + 1); cosh u = (e^u + e^−u)/2.
+                let c = Float::with_val(prec, 2u32) / (e2u + 1u32);
+                let inv_eu = Float::with_val(prec, 1u32) / &eu;
+                let cosh_u = Float::with_val(prec, &eu + &inv_eu) / 2u32;
+                let w = half_pi * cosh / cosh_u.square();
+                Node { c, w }
+            })
+            .collect()
+    }
+}
+
+/// The interval of integration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interval {
+    /// [0, π/2] (its upper end rounded to the working precision).
+    ZeroToHalfPi,
+    /// [0, 1].
+    ZeroToOne,
+    /// [0, ∞).
+    ZeroToInfinity,
+}
+
+/// The five problems of seed 000 Table 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// ∫₀^{π/2} eᵗ cos t dt = (e^{π/2} − 1)/2.
+    ExpCos,
+    /// ∫₀¹ √t ln t dt = −4/9.
+    SqrtLog,
+    /// ∫₀^{π/2} ln cos t dt = −π ln 2 / 2.
+    LogCos,
+    /// ∫₀^∞ e^{−t²/2} dt = √(π/2).
+    Gauss,
+    /// ∫₀^∞ e^{−t} cos t dt = 1/2.
+    ExpDecayCos,
+}
+
+/// All five problems, in the order of Table 4.
+pub const PROBLEMS: [Problem; 5] = [
+    Problem::ExpCos,
+    Problem::SqrtLog,
+    Problem::LogCos,
+    Problem::Gauss,
+    Problem::ExpDecayCos,
+];
+
+impl Problem {
+    /// Table 4's problem number (1..5).
+    pub fn id(self) -> u32 {
+        match self {
+            Problem::ExpCos => 1,
+            Problem::SqrtLog => 2,
+            Problem::LogCos => 3,
+            Problem::Gauss => 4,
+            Problem::ExpDecayCos => 5,
+        }
+    }
+
+    /// The integral in words.
+    pub fn formula(self) -> &'static str {
+        match self {
+            Problem::ExpCos => "int_0^{pi/2} e^t cos t dt = (e^{pi/2} - 1)/2",
+            Problem::SqrtLog => "int_0^1 sqrt(t) ln t dt = -4/9",
+            Problem::LogCos => "int_0^{pi/2} ln cos t dt = -pi ln 2 / 2",
+            Problem::Gauss => "int_0^inf e^{-t^2/2} dt = sqrt(pi/2)",
+            Problem::ExpDecayCos => "int_0^inf e^{-t} cos t dt = 1/2",
+        }
+    }
+
+    /// The interval of integration.
+    pub fn interval(self) -> Interval {
+        match self {
+            Problem::ExpCos | Problem::LogCos => Interval::ZeroToHalfPi,
+            Problem::SqrtLog => Interval::ZeroToOne,
+            Problem::Gauss | Problem::ExpDecayCos => Interval::ZeroToInfinity,
+        }
+    }
+
+    /// The integrand at t, given also `to_b` = b − t formed without cancellation (unused on
+    /// [0, ∞)). cos t is evaluated as sin(π/2 − t) = sin(to_b), exact near the upper end.
+    fn eval(self, t: &Float, to_b: &Float, prec: u32) -> Float {
+        match self {
+            Problem::ExpCos => Float::with_val(prec, t.exp_ref()) * to_b.clone().sin(),
+            Problem::SqrtLog => {
+                if t.is_zero() {
+                    return Float::new(prec);
+                }
+                Float::with_val(prec, t.sqrt_ref()) * Float::with_val(prec, t.ln_ref())
+            }
+            Problem::LogCos => Float::with_val(prec, to_b.sin_ref()).ln(),
+            Problem::Gauss => {
+                let x = Float::with_val(prec, t.square_ref()) / 2u32;
+                (-x).exp()
+            }
+            Problem::ExpDecayCos => {
+                let e = Float::with_val(prec, -t.clone()).exp();
+                if e.is_zero() {
+                    return e; // e^{−t} underflowed: the product is 0, skip cos of a huge t
+                }
+                e * Float::with_val(prec, t.cos_ref())
+            }
+        }
+    }
+
+    /// The closed form, at `prec` bits.
+    pub fn exact(self, prec: u32) -> Float {
+        let pi = Float::with_val(prec, Constant::Pi);
+        match self {
+            Problem::ExpCos => (Float::with_val(prec, &pi / 2u32).exp() - 1u32) / 2u32,
+            Problem::SqrtLog => Float::with_val(prec, -4) / 9u32,
+            Problem::LogCos => -(pi * Float::with_val(prec, Constant::Log2)) / 2u32,
+            Problem::Gauss => (pi / 2u32).sqrt(),
+            Problem::ExpDecayCos => Float::with_val(prec, 0.5),
+        }
+    }
+
+    /// The node's contribution w·(f(left point) + f(right point)) (times the Jacobian of the
+    /// interval's map), without the step h.
+    fn node_term(self, node: &Node, prec: u32) -> Float {
+        let two_minus_c = Float::with_val(prec, 2u32 - &node.c);
+        match self.interval() {
+            Interval::ZeroToHalfPi | Interval::ZeroToOne => {
+                let len = match self.interval() {
+                    Interval::ZeroToHalfPi => Float::with_val(prec, Constant::Pi) / 2u32,
+                    _ => Float::with_val(prec, 1u32),
+                };
+                let half = Float::with_val(prec, &len / 2u32);
+                let near = Float::with_val(prec, &half * &node.c); // distance to the near end
+                let far = Float::with_val(prec, &half * &two_minus_c); // distance to the far end
+                                                                       // Left point: t = near, b − t = far. Right point: t = far, b − t = near.
+                let fl = self.eval(&near, &far, prec);
+                let fr = self.eval(&far, &near, prec);
+                (fl + fr) * &node.w * half
+            }
+            Interval::ZeroToInfinity => {
+                let inf = Float::with_val(prec, rug::float::Special::Infinity);
+                // Right half: t = 2/c − 1, dt/ds = 4/c²; left half: t = c/(2 − c),
+                // dt/ds = 4/(2 − c)²; ds/dx = 1/2.
+                let t_r = Float::with_val(prec, 2u32 / &node.c) - 1u32;
+                let t_l = Float::with_val(prec, &node.c / &two_minus_c);
+                let fr = self.eval(&t_r, &inf, prec);
+                let fl = self.eval(&t_l, &inf, prec);
+                let jr = if fr.is_zero() {
+                    Float::new(prec)
+                } else {
+                    fr * Float::with_val(prec, 4u32 / Float::with_val(prec, node.c.square_ref()))
+                };
+                let jl = fl * Float::with_val(prec, 4u32 / two_minus_c.square());
+                (jr + jl) * &node.w / 2u32
+            }
+        }
+    }
+}
+
+/// The outcome of one integral.
+#[derive(Clone, Debug)]
+pub struct QuadResult {
+    /// The problem.
+    pub problem: Problem,
+    /// Requested decimal digits.
+    pub digits: u32,
+    /// The quadrature value.
+    pub value: Float,
+    /// The closed form.
+    pub exact: Float,
+    /// Levels used (the last one is the accepted level).
+    pub levels: usize,
+    /// The estimate at each level.
+    pub per_level: Vec<Float>,
+    /// Estimated error, as log₁₀ of the relative error (from successive levels).
+    pub est_log10_err: f64,
+    /// Correct digits against the closed form: −log₁₀|value − exact|/|exact| (capped at the
+    /// working precision's digits).
+    pub correct_digits: f64,
+    /// Integrand evaluations.
+    pub evaluations: usize,
+    /// Seconds for the evaluations and sums (the table excluded).
+    pub seconds: f64,
+}
+
+/// log₁₀|x| of a non-zero MPFR number, also beyond the range of f64.
+fn log10_abs(x: &Float) -> f64 {
+    let (m, e) = x.to_f64_exp();
+    m.abs().log10() + f64::from(e) * std::f64::consts::LOG10_2
+}
+
+/// Integrates `problem` to `digits` decimal digits with the table (grown as needed, up to
+/// `max_levels` levels).
+pub fn integrate(
+    problem: Problem,
+    digits: u32,
+    table: &mut Table,
+    max_levels: usize,
+) -> QuadResult {
+    let prec = table.prec();
+    let start_build = table.build_seconds;
+    let start = Instant::now();
+    let mut raw = Float::new(prec); // Σ over all nodes so far of w·f, without h
+    let mut per_level: Vec<Float> = Vec::new();
+    let mut evaluations = 0usize;
+    let mut est = 0.0f64;
+    let goal = -f64::from(digits);
+    for k in 1..=max_levels {
+        let nodes = table.level(k);
+        let terms: Vec<Float> = nodes
+            .par_iter()
+            .map(|n| problem.node_term(n, prec))
+            .collect();
+        evaluations += 2 * nodes.len();
+        raw += Float::with_val(prec, Float::sum(terms.iter()));
+        let s = Float::with_val(prec, &raw >> (k as u32)); // h = 2^−k
+        per_level.push(s.clone());
+        if k >= 3 {
+            let sk = &per_level[k - 1];
+            let d1 = Float::with_val(prec, sk - &per_level[k - 2]);
+            let d2 = Float::with_val(prec, sk - &per_level[k - 3]);
+            let scale = log10_abs(sk);
+            let floor = -f64::from(prec) * std::f64::consts::LOG10_2;
+            est = if d1.is_zero() {
+                floor
+            } else {
+                let l1 = log10_abs(&d1) - scale;
+                let l2 = if d2.is_zero() {
+                    floor
+                } else {
+                    log10_abs(&d2) - scale
+                };
+                let quad = if l2 < 0.0 { l1 * l1 / l2 } else { l1 };
+                quad.max(2.0 * l1).max(floor)
+            };
+            if est <= goal {
+                break;
+            }
+        }
+    }
+    let build = table.build_seconds - start_build;
+    let seconds = start.elapsed().as_secs_f64() - build;
+    let value = per_level
+        .last()
+        .cloned()
+        .unwrap_or_else(|| Float::new(prec));
+    let exact = problem.exact(prec + 64);
+    let err = Float::with_val(prec + 64, &value - &exact);
+    let cap = f64::from(prec) * std::f64::consts::LOG10_2;
+    let correct_digits = if err.is_zero() {
+        cap
+    } else {
+        (log10_abs(&exact) - log10_abs(&err)).min(cap)
+    };
+    QuadResult {
+        problem,
+        digits,
+        value,
+        exact,
+        levels: per_level.len(),
+        per_level,
+        est_log10_err: est,
+        correct_digits,
+        evaluations,
+        seconds,
+    }
+}
+
+/// A run of all five problems at one precision.
+#[derive(Debug)]
+pub struct PrecisionRun {
+    /// Requested decimal digits.
+    pub digits: u32,
+    /// Working precision in bits.
+    pub prec: u32,
+    /// Seconds to build the table (all levels used by any problem).
+    pub table_seconds: f64,
+    /// Nodes in the table (τ ≥ 0).
+    pub table_nodes: usize,
+    /// One result per problem.
+    pub results: Vec<QuadResult>,
+}
+
+/// Integrates the five problems at `digits` digits with one table.
+pub fn run_precision(digits: u32, max_levels: usize) -> PrecisionRun {
+    let prec = working_prec(digits);
+    let mut table = Table::new(prec);
+    let results = PROBLEMS
+        .iter()
+        .map(|&p| integrate(p, digits, &mut table, max_levels))
+        .collect();
+    PrecisionRun {
+        digits,
+        prec,
+        table_seconds: table.build_seconds,
+        table_nodes: table.nodes(),
+        results,
+    }
+}
+
+/// `x` in decimal with `digits` significant digits (scientific notation).
+pub fn decimal(x: &Float, digits: u32) -> String {
+    x.to_string_radix(10, Some(digits as usize))
+}
+
+/// The exponent check of a result: ≥ `min_digits` correct digits.
+pub fn passes(r: &QuadResult, min_digits: f64) -> bool {
+    r.correct_digits >= min_digits
+}
+
+/// Maximum number of levels tried (h = 2^−16).
+pub const MAX_LEVELS: usize = 16;
+
+/// Runs the application: every problem at each of `digits_list` digits, each checked for at
+/// least `digits − 5` correct digits against its closed form.
+pub fn report(digits_list: &[u32]) -> crate::cli::Report {
+    let mut rep = crate::cli::Report::new("quadrature");
+    rep.line(format!(
+        "tanh-sinh quadrature, MPFR, {} threads",
+        rayon::current_num_threads()
+    ));
+    for &digits in digits_list {
+        let run = run_precision(digits, MAX_LEVELS);
+        rep.line(format!(
+            "\n{} digits ({} bits): table of {} nodes (tau <= {:.3}) built in {:.3} s",
+            digits,
+            run.prec,
+            run.table_nodes,
+            Table::new(run.prec).tmax(),
+            run.table_seconds
+        ));
+        for r in &run.results {
+            let shown = digits.min(60) as usize;
+            let v = decimal(&r.value, digits);
+            let e = decimal(&r.exact, digits);
+            rep.line(format!(
+                "  problem {}: {}",
+                r.problem.id(),
+                r.problem.formula()
+            ));
+            rep.line(format!(
+                "    value {}  ({} levels, {} evaluations, {:.3} s, est. error 1e{:.0})",
+                shorten(&v, shown),
+                r.levels,
+                r.evaluations,
+                r.seconds,
+                r.est_log10_err
+            ));
+            rep.line(format!("    known {}", shorten(&e, shown)));
+            let min = f64::from(digits) - 5.0;
+            rep.check(
+                &format!(
+                    "problem {} at {} digits: {:.1} correct digits (need >= {})",
+                    r.problem.id(),
+                    digits,
+                    r.correct_digits,
+                    min
+                ),
+                passes(r, min),
+            );
+            // Every digit the working precision holds (the text shows the requested ones).
+            rep.result(
+                format!("problem{}_{}digits", r.problem.id(), digits),
+                r.value.to_string_radix(10, None),
+            );
+            rep.result(
+                format!("problem{}_{}digits_correct_digits", r.problem.id(), digits),
+                format!("{:.1}", r.correct_digits),
+            );
+            rep.result(
+                format!("problem{}_{}digits_levels", r.problem.id(), digits),
+                r.levels.to_string(),
+            );
+        }
+    }
+    rep
+}
+
+/// `d.ddd…e±k` cut to `n` significant digits, keeping the exponent.
+fn shorten(s: &str, n: usize) -> String {
+    let (mant, exp) = match s.find('e') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let keep = n + 1 + usize::from(mant.starts_with('-'));
+    if mant.len() <= keep {
+        return s.to_string();
+    }
+    format!("{}…{}", &mant[..keep], exp)
+}

@@ -1,0 +1,7 @@
+//! Integration tests of expanse-apps: each application at small sizes against its known
+//! answer, plus the pieces those answers rest on (one test binary, one module per topic).
+
+mod cli;
+mod qrs;
+mod quadrature;
+mod summation;
