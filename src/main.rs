@@ -33,6 +33,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run the whole chain on a built-in example.
     Demo(cmd::demo::Args),
+    /// A sink's parameter window along a line: certified inner interval, estimated ends.
+    Window(cmd::window::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Orbit(a) => cmd::report::run_orbit(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Window(a) => cmd::window::run(a),
     };
     match result {
         Ok(code) => code.into(),

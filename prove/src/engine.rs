@@ -265,8 +265,6 @@ fn attempt<S: Ivl>(
 /// cannot be proved gives `Ok` with [`Status::NotProven`] and a reason.
 pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     check_candidate(c)?;
-    let t_all = Instant::now();
-    let p = c.period;
     let bad = |e: Error| {
         Error::new(
             ErrorKind::BadCandidate,
@@ -275,7 +273,17 @@ pub fn prove(c: &Candidate, opts: &Options) -> Result<Proof, Error> {
     };
     let pa = Param::new(&c.a, &c.radius, 4096).map_err(bad)?;
     let pbb = Param::new(&c.b, &c.radius, 4096).map_err(bad)?;
-    let pb_hi = ParamBox { a: pa, b: pbb };
+    prove_with_params(c, &ParamBox { a: pa, b: pbb }, opts)
+}
+
+/// As [`prove`], for an explicit parameter box (each parameter with its own exact value and
+/// radius, e.g. a segment of a line in the parameter plane enclosed by a box): `c.a`, `c.b`
+/// and `c.radius` are ignored, the box's centre is where the orbit is refined.
+pub fn prove_with_params(c: &Candidate, params: &ParamBox, opts: &Options) -> Result<Proof, Error> {
+    check_candidate(c)?;
+    let t_all = Instant::now();
+    let p = c.period;
+    let pb_hi = params.at_prec(4096);
     // Initial guess and growth estimate.
     let guess: Vec<Float> = match &c.orbit {
         Some(o) => o.clone(),

@@ -39,6 +39,9 @@
 //!    preconditioner at about 0.55 times that); the status needs it to agree.
 //! 7. Certificates ([`cert`], schema `expanse-certificate/1`, atomic writes) and independent
 //!    verification ([`verify`]).
+//! 8. Parameter windows ([`window`]): along a line through a sink's parameters, a certified
+//!    inner interval (touching segments, each proved by this pipeline on its own box) and the
+//!    estimated saddle-node / period-doubling ends.
 //!
 //! ## Cost as a function of the period p
 //! Let P(p) be the bits used: P ≈ 2.1·log₂ Γ + 64 with log₂ Γ ≈ l1 + l2 (measured: 1380 at
@@ -83,5 +86,6 @@ pub mod orbit;
 pub mod params;
 pub mod stability;
 pub mod verify;
+pub mod window;
 
 pub use error::{Error, ErrorKind};

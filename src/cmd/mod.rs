@@ -9,6 +9,7 @@ pub mod demo;
 pub mod prove;
 pub mod report;
 pub mod search;
+pub mod window;
 
 /// Outcome of a subcommand that ran: 0 established what was asked, 1 did not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

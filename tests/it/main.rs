@@ -7,3 +7,4 @@ mod prove_cli;
 mod readme;
 mod report_cli;
 mod search_cli;
+mod window_cli;

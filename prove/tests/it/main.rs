@@ -4,3 +4,4 @@
 mod long_orbit;
 mod sinks;
 mod verify_mutations;
+mod window;
