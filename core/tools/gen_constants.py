@@ -55,6 +55,90 @@ for name, v in CONSTS:
         print(f"    0x{f32_bits(t):08x},")
     print("];")
 
+# e^(j/256) for j = -90..90 (exp's table reduction, exp_log.rs): 8 greedy terms each.
+print("/// e^(j/256) for j = −90..=90 (index j + 90) as 8 f64 terms each (bit patterns).")
+print("#[rustfmt::skip]")
+print("pub(crate) const EXP_J256_F64: [[u64; 8]; 181] = [")
+for j in range(-90, 91):
+    terms = greedy(mp.exp(mpf(j) / 256), 53, -1022, 8)
+    print("    [" + ", ".join(f"0x{f64_bits(t):016x}" for t in terms) + "],")
+print("];")
+print("/// e^(j/256) for j = −90..=90 as 8 f32 terms each (zeros where a term would be subnormal).")
+print("#[rustfmt::skip]")
+print("pub(crate) const EXP_J256_F32: [[u32; 8]; 181] = [")
+for j in range(-90, 91):
+    terms = greedy(mp.exp(mpf(j) / 256), 24, -126, 8)
+    print("    [" + ", ".join(f"0x{f32_bits(t):08x}" for t in terms) + "],")
+print("];")
+
+# e^(j/256) - 1 for j = -90..90 (ln's Newton step, exp_log.rs): 8 greedy terms each (j = 0: 0).
+print("/// e^(j/256) − 1 for j = −90..=90 (index j + 90) as 8 f64 terms each (bit patterns).")
+print("#[rustfmt::skip]")
+print("pub(crate) const EXPM1_J256_F64: [[u64; 8]; 181] = [")
+for j in range(-90, 91):
+    terms = greedy(mp.expm1(mpf(j) / 256), 53, -1022, 8)
+    print("    [" + ", ".join(f"0x{f64_bits(t):016x}" for t in terms) + "],")
+print("];")
+print("/// e^(j/256) − 1 for j = −90..=90 as 8 f32 terms each (zeros where a term would be subnormal).")
+print("#[rustfmt::skip]")
+print("pub(crate) const EXPM1_J256_F32: [[u32; 8]; 181] = [")
+for j in range(-90, 91):
+    terms = greedy(mp.expm1(mpf(j) / 256), 24, -126, 8)
+    print("    [" + ", ".join(f"0x{f32_bits(t):08x}" for t in terms) + "],")
+print("];")
+
+# 1/k! for k = 0..20 (the Taylor polynomial of exp_m1, exp_log.rs): 12 greedy terms each.
+print("/// 1/k! for k = 0..=20 as 12 f64 terms each (bit patterns).")
+print("#[rustfmt::skip]")
+print("pub(crate) const INV_FACT_F64: [[u64; 12]; 21] = [")
+for k in range(21):
+    terms = greedy(1 / mp.factorial(k), 53, -1022, 12)
+    print("    [" + ", ".join(f"0x{f64_bits(t):016x}" for t in terms) + "],")
+print("];")
+print("/// 1/k! for k = 0..=20 as 12 f32 terms each (zeros where a term would be subnormal).")
+print("#[rustfmt::skip]")
+print("pub(crate) const INV_FACT_F32: [[u32; 12]; 21] = [")
+for k in range(21):
+    terms = greedy(1 / mp.factorial(k), 24, -126, 12)
+    print("    [" + ", ".join(f"0x{f32_bits(t):08x}" for t in terms) + "],")
+print("];")
+
+# Horner coefficients of the sin and atan series (trig.rs), j = 0..60: 12 greedy terms each.
+for name, what, f in [
+    ("SIN_DEN_INV", "1/((2j+2)(2j+3))", lambda j: mpf(1) / ((2 * j + 2) * (2 * j + 3))),
+    ("ATAN_RATIO", "(2j+1)/(2j+3)", lambda j: mpf(2 * j + 1) / (2 * j + 3)),
+]:
+    print(f"/// {what} for j = 0..=60 as 12 f64 terms each (bit patterns).")
+    print("#[rustfmt::skip]")
+    print(f"pub(crate) const {name}_F64: [[u64; 12]; 61] = [")
+    for j in range(61):
+        terms = greedy(f(j), 53, -1022, 12)
+        print("    [" + ", ".join(f"0x{f64_bits(t):016x}" for t in terms) + "],")
+    print("];")
+    print(f"/// {what} for j = 0..=60 as 12 f32 terms each (zeros where a term would be subnormal).")
+    print("#[rustfmt::skip]")
+    print(f"pub(crate) const {name}_F32: [[u32; 12]; 61] = [")
+    for j in range(61):
+        terms = greedy(f(j), 24, -126, 12)
+        print("    [" + ", ".join(f"0x{f32_bits(t):08x}" for t in terms) + "],")
+    print("];")
+
+# 3^-k for k = 0..12 (sin's triple-angle reduction, trig.rs): 12 greedy terms each.
+print("/// 3^(−k) for k = 0..=12 as 12 f64 terms each (bit patterns).")
+print("#[rustfmt::skip]")
+print("pub(crate) const INV_POW3_F64: [[u64; 12]; 13] = [")
+for k in range(13):
+    terms = greedy(mpf(1) / mpf(3) ** k, 53, -1022, 12)
+    print("    [" + ", ".join(f"0x{f64_bits(t):016x}" for t in terms) + "],")
+print("];")
+print("/// 3^(−k) for k = 0..=12 as 12 f32 terms each (zeros where a term would be subnormal).")
+print("#[rustfmt::skip]")
+print("pub(crate) const INV_POW3_F32: [[u32; 12]; 13] = [")
+for k in range(13):
+    terms = greedy(mpf(1) / mpf(3) ** k, 24, -126, 12)
+    print("    [" + ", ".join(f"0x{f32_bits(t):08x}" for t in terms) + "],")
+print("];")
+
 # 2/pi = sum_k w_k 2^(-64(k+1)): the first 48 64-bit words after the binary point (3072 bits).
 x = 2 / mp.pi
 words = []

@@ -105,3 +105,95 @@ pub fn ln2<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
 pub fn two_over_pi_words() -> &'static [u64; 48] {
     &table::TWO_OVER_PI_WORDS
 }
+
+/// Largest |j| of the table of e^{j/256} ([`exp_j256`]).
+pub(crate) const EXP_TABLE_J: i32 = 90;
+
+/// e^{j/256} for |j| ≤ 90 to N ≤ 8 terms: the first N terms of a greedy round-to-nearest
+/// expansion (generated with mpmath), so within u^N·(1 + u) of e^{j/256} relatively (each
+/// term is at most ½ulp, ≤ u times, of the previous; f32: exact to that for N ≤ 4).
+pub(crate) fn exp_j256<T: FloatTerm, const N: usize>(j: i32) -> Expansion<T, N> {
+    let idx = (j.clamp(-EXP_TABLE_J, EXP_TABLE_J) + EXP_TABLE_J) as usize;
+    let mut terms = [T::ZERO; N];
+    if T::PRECISION == 53 {
+        for (o, b) in terms.iter_mut().zip(table::EXP_J256_F64[idx].iter()) {
+            *o = T::from_bits_u64(*b);
+        }
+    } else {
+        for (o, b) in terms.iter_mut().zip(table::EXP_J256_F32[idx].iter()) {
+            *o = T::from_bits_u64(*b as u64);
+        }
+    }
+    Expansion::from_normalized(terms)
+}
+
+/// e^{j/256} − 1 for 0 < |j| ≤ 90 to N ≤ 8 terms (greedy, as [`exp_j256`]: within
+/// u^N·(1 + u) relatively).
+pub(crate) fn expm1_j256<T: FloatTerm, const N: usize>(j: i32) -> Expansion<T, N> {
+    let idx = (j.clamp(-EXP_TABLE_J, EXP_TABLE_J) + EXP_TABLE_J) as usize;
+    let mut terms = [T::ZERO; N];
+    if T::PRECISION == 53 {
+        for (o, b) in terms.iter_mut().zip(table::EXPM1_J256_F64[idx].iter()) {
+            *o = T::from_bits_u64(*b);
+        }
+    } else {
+        for (o, b) in terms.iter_mut().zip(table::EXPM1_J256_F32[idx].iter()) {
+            *o = T::from_bits_u64(*b as u64);
+        }
+    }
+    Expansion::from_normalized(terms)
+}
+
+/// 1/k! for k ≤ 20 to N ≤ 8 terms (greedy: within u^N·(1 + u) relatively for f64, and for
+/// f32 with N ≤ 4 and k ≤ 10).
+pub(crate) fn inv_fact<T: FloatTerm, const N: usize>(k: usize) -> Expansion<T, N> {
+    let mut terms = [T::ZERO; N];
+    if T::PRECISION == 53 {
+        for (o, b) in terms.iter_mut().zip(table::INV_FACT_F64[k].iter()) {
+            *o = T::from_bits_u64(*b);
+        }
+    } else {
+        for (o, b) in terms.iter_mut().zip(table::INV_FACT_F32[k].iter()) {
+            *o = T::from_bits_u64(*b as u64);
+        }
+    }
+    Expansion::from_normalized(terms)
+}
+
+/// A table of Horner coefficients of the trigonometric series (j = 0..=60).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Series {
+    /// 1/((2j+2)(2j+3)): sin a / a.
+    SinDenInv,
+    /// (2j+1)/(2j+3): atan z / z.
+    AtanRatio,
+    /// 3^−j (j ≤ 12): sin's triple-angle reduction.
+    InvPow3,
+}
+
+/// Coefficient j ≤ 60 (≤ 12 for [`Series::InvPow3`]) of `s` to N ≤ 12 terms (greedy: within
+/// u^N·(1 + u) relatively for f64, and for f32 with N ≤ 4, where no term is cut below
+/// 2^−126).
+pub(crate) fn series_coef<T: FloatTerm, const N: usize>(s: Series, j: usize) -> Expansion<T, N> {
+    let mut terms = [T::ZERO; N];
+    if T::PRECISION == 53 {
+        let row = match s {
+            Series::SinDenInv => &table::SIN_DEN_INV_F64[j],
+            Series::AtanRatio => &table::ATAN_RATIO_F64[j],
+            Series::InvPow3 => &table::INV_POW3_F64[j],
+        };
+        for (o, b) in terms.iter_mut().zip(row.iter()) {
+            *o = T::from_bits_u64(*b);
+        }
+    } else {
+        let row = match s {
+            Series::SinDenInv => &table::SIN_DEN_INV_F32[j],
+            Series::AtanRatio => &table::ATAN_RATIO_F32[j],
+            Series::InvPow3 => &table::INV_POW3_F32[j],
+        };
+        for (o, b) in terms.iter_mut().zip(row.iter()) {
+            *o = T::from_bits_u64(*b as u64);
+        }
+    }
+    Expansion::from_normalized(terms)
+}

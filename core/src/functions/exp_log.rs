@@ -46,30 +46,54 @@
 //!
 //! # exp (and the core shared by exp_m1, ln, sinh, …)
 //!
-//! *Reduction.* k = round(x₀·log₂e) (f64, from the leading term), so the exact r = x − k·ln 2
-//! has |r| ≤ 0.3466 + 2^-16 < 0.35 (rounding of x₀·log₂e, and |x − x₀| ≤ 2u|x₀|). r is
-//! formed as the exact sum of x's terms and the exact
+//! *Reduction.* k = round(x₀·log₂e) (f64, from the leading term), so x − k·ln 2
+//! has magnitude ≤ 0.3466 + 2^-16 < 0.35 (rounding of x₀·log₂e, and |x − x₀| ≤ 2u|x₀|).
+//! *Table step* (exp only): j = round(256·r̃), r̃ = fma(−k, ln 2_hi, x₀) − k·ln 2_lo in f64
+//! (|r̃ − (x − k ln 2)| < 2^−16 for f32 terms, far less for f64), so |j| ≤ 90 and the exact
+//! r = x − k·ln 2 − j/256 has |r| ≤ 2^−9 + 2^−16 < 2^−8 (the general core, exp_m1 and ln's
+//! Newton steps, has no table step: j = 0, |r| < 0.35). r is
+//! formed as the exact sum of x's terms, −j/256 (exact) and the exact
 //! products −k·c_i (2ProdFMA) of the first M = N + 2 terms of ln 2 from the 12-term table
-//! ([`super::constants::constant_terms`]), rounded once to N terms: r̂ = (x − k·L_M)(1 + ρ₁),
+//! ([`super::constants::constant_terms`]), rounded once to N terms: r̂ = r(1 + ρ₁),
 //! |ρ₁| ≤ ρ. The table is greedy, so |ln 2 − L_M| ≤ ½ulp(c_{M−1}) ≤ u|c_{M−1}| =: t_L, and
 //! |k| ≤ K (f64: K = 1078, f32: K = 152, from the thresholds below). So the absolute error
-//! of r̂ is Δ_r ≤ 0.35ρ + K·t_L (≈ 1100·u²(2u)^N: the guard terms make k·ln 2 exact enough),
-//! and e^{r̂} = e^r·e^{θ}, |θ| ≤ Δ_r: log-space contribution Δ_r.
+//! of r̂ is Δ_r ≤ 0.0040ρ + K·t_L (≈ 1100·u²(2u)^N: the guard terms make k·ln 2 exact
+//! enough), and e^{r̂} = e^r·e^{θ}, |θ| ≤ Δ_r: log-space contribution Δ_r.
 //!
 //! *Scaling.* With |r̂₀| < 2^{e_r}, r′ = r̂·2^{−s} for s = max(0, e_r + σ_N) (exact), so
 //! η := |r′| ≤ 2^{−σ_N}(1 + 2u): the parameters (d, σ_N) below make a degree-d Taylor
-//! polynomial accurate to P + 6 bits.
+//! polynomial accurate to P + 6 bits. For the general core (e_r ≤ e_max = −1) they minimise
+//! d + σ_N; after exp's table step (e_max = −8) they minimise the work actually done,
+//! d + max(0, σ_N − 8), with σ_N raised to 8 where smaller (then s = 0 always): e.g. f64
+//! N = 2: d = 10, no doubling (was 19 Horner steps and doublings in all); N = 4: d = 18, no
+//! doubling (was 27); N = 8: d = 18, at most 13 doublings (was 39 in all).
 //!
 //! *Taylor polynomial* (classical reduction and evaluation, as in J.-M. Muller,
-//! *Elementary Functions*; here in integer-coefficient Horner form): with c_k = d!/k! (integers, exact in T because d ≤ 18 for f64, d ≤ 10 for
-//! f32, 18! < 2^53, 10! < 2^24), q_d = 1, q_k = q_{k+1}·r′ + c_k (k = d − 1, …, 1),
-//! m₀ = q₁·r′/d! = Σ_{k=1}^{d} r′^k/k!. Truncation: |expm1(r′) − m₀| ≤
+//! *Elementary Functions*; here in integer-coefficient Horner form): with c_k = d!/k!
+//! (integers, exact in T because d ≤ 18 for f64, d ≤ 10 for f32, 18! < 2^53, 10! < 2^24),
+//! q_d = 1, q_k = q_{k+1}·r′ + c_k (k = d − 1, …, 1), m₀ = q₁·r′·F_d ≈ Σ_{k=1}^{d} r′^k/k!
+//! with F_d the first N terms of the greedy 12-term table of 1/d!
+//! ([`super::constants::inv_fact`], generated with mpmath): each greedy term is at most
+//! ½ulp ≤ u times the previous and the tail at most ½ulp of the last kept term, so
+//! F_d = (1/d!)(1 + τ_F), |τ_F| ≤ u^N(1 + u) (f64; f32 for N ≤ 4, where no term of 1/d!,
+//! d ≤ 10, is cut below 2^−126): a multiplication instead of a long division by d!. Truncation: |expm1(r′) − m₀| ≤
 //! η^{d+1}/((d+1)!(1 − η)) and |expm1(r′)| ≥ η(1 − η), so the relative truncation error is
 //! t ≤ η^d/((d+1)!(1 − η)²). Rounding: |q_{k+1}| ≤ c_{k+1}/(1 − η) and c_{k+1} = c_k/(k+1),
 //! so the product q_{k+1}·r′ is at most a fraction θ = η/(2(1 − η)) of c_k and the sum has
 //! no cancellation: an error S in q_{k+1}r′ moves q_k by at most ω = θ/(1 − θ) of it in log
 //! space, so S_k ≤ lg(α) + ω·ex(S_{k+1} + lg(μ)), S_{d} = 0, and m₀ has
-//! S ≤ S₁ + lg(μ) + lg(δ) + lg(t).
+//! S ≤ S₁ + 2lg(μ) + lg(u^N(1 + u)) + lg(t).
+//! *Precision of the Horner steps*: since an error at step k reaches m₀ with weight
+//! ω^{k−1} ≤ 2^{−(σ_N+1)(k−1)}, step k runs at M_k = N − ⌊((k − 1)σ_N − 4)/(p − 1)⌋ terms
+//! (clamped to [1, N]; `horner_terms`): q_{k+1} (M_{k+1} ≤ M_k terms) is padded with zeros
+//! (exact), r′ is cut to its first M_k terms (a normalised double-word for M_k = 2, by an
+//! exact Fast2Sum), relative error ≤ 1.01(2u)^{M_k} (the tail of an ulp-nonoverlapping
+//! expansion after M terms is below (2u)^M/(1 − 2u) of its leading term), and the mul and
+//! add have the tier's bounds at M_k: S_k ≤ lg(α_{M_k}) + ω·ex(S_{k+1} + lg(μ_{M_k}) +
+//! lg(1.01(2u)^{M_k})) (the cut term only where M_k < N). Each such error is at most
+//! 2^{−(k−1)−4} of a full-precision one after weighting, so the bound grows by a few percent
+//! while the high-order steps cost a fraction (e.g. f64 N = 4, exp: steps 1–7 at 4 terms,
+//! 8–14 at 3, 15–17 at 2).
 //!
 //! *Doubling* (exp_m1 form, to keep relative accuracy near 0): m_{j+1} = m_j·(m_j + 2),
 //! since e^{2a} − 1 = (e^a − 1)(e^a + 1). If m̂_j = m_j(1 + θ_j), then
@@ -79,8 +103,13 @@
 //! (e_r,max = −1 since |r̂₀| < 1/2). The τ_j sum to at most 2^{−σ_N}·2^{s}: the doublings
 //! amplify earlier errors by at most e^{|r|} in total and each adds lg(α) + lg(μ).
 //!
-//! *exp.* e^{r̂} = 1 + m̂: the add (α) and the error of m̂ weighted by |m|/(1 + m) ≤
-//! e^{0.35} − 1 < 0.42; then ·2^k exactly (in range). Bound: ex(Δ_r + lg(α) + 0.42·ex(S_s)).
+//! *exp.* e^x = 2^k·e^{j/256}·e^{r}. j = 0: 1 + m̂ by add_term (α), the error of m̂ weighted
+//! by |m|/(1 + m) ≤ 0.0040: ex(Δ_r + lg(α) + 0.0040·ex(S_s)). j ≠ 0: T = the first N
+//! terms of the greedy 8-term table of e^{j/256} ([`super::constants::exp_j256`], relative
+//! error ≤ u^N(1 + u) as for F_d), then T + T·m̂ (mul μ, add α): the product's error
+//! ex(lg(ex(S_s)) + lg μ) is weighted by |m|/(1 + m) ≤ 0.00198 (|r| < 2^−9 + 2^−16):
+//! ex(Δ_r + lg(u^N(1 + u)) + lg(α) + lg(0.00198·ex(lg(ex(S_s)) + lg μ))). The bound is the
+//! larger of the two; then ·2^k exactly (in range).
 //! Below `min_normal_result(N)` the final ldexp rounds each of the N terms to a multiple of
 //! σ (error ≤ σ/2 each; the result is then renormalised exactly), hence `abs` = N·σ.
 //! Thresholds (IEEE behaviour): x₀ ≥ 710 (f32: 89) gives +∞, x₀ ≤ −746 (f32: −104) gives +0;
@@ -96,11 +125,28 @@
 //!
 //! # ln_1p core (Newton on exp_m1) and ln, ln_1p, log2, log10
 //!
-//! For w with 1 + w ∈ [0.707, 1.415] (so |y*| = |ln1p(w)| ≤ 0.3467): y ← libm `ln_1p(w₀)`,
-//! then Newton steps y ← y + c, c = (w − expm1(y))/(1 + expm1(y)) = e^{y*−y} − 1, each at
-//! full precision, until the computed correction satisfies |ĉ₀| ≤ 2^{−h}|y₀| with
-//! h = ⌈P/2⌉ (a run-time check, so the proof does not rely on libm's accuracy: 1 to 3
-//! steps; at most 8). For the last step, with E = expm1(y_b) computed to relative δ_E
+//! For w with 1 + w ∈ [0.707, 1.415] (so |y*| = |ln1p(w)| ≤ 0.3467): a seed y, then Newton
+//! steps y ← y + c, c = (w − expm1(y))/(1 + expm1(y)) = e^{y*−y} − 1, each at full
+//! precision, until the computed correction satisfies |ĉ₀| ≤ 2^{−h}|y₀| with h = ⌈P/2⌉ for
+//! N ≥ 3 and h = ⌈P/2⌉ − 2 for N ≤ 2 (a run-time check, so the proof does not rely on the
+//! seed's accuracy; at most 8 steps). *Seed* (precision doubling): for N ≤ 2 libm
+//! `ln_1p(w₀)` (53 bits: h = ⌈P/2⌉ − 2 lets one step pass the check for a seed within 4
+//! units of 2^{−53}); for N ≥ 3 this same core at M = ⌊N/2⌋ + 1 terms on w's first M terms
+//! (about pM − 8 > P/2 + 16 bits, so one full-precision step passes the check), recursively
+//! (8 → 5 → 3 → 2, 4 → 3 → 2, …): the costly full-precision steps drop from 2–4 to 1.
+//! *E = expm1(y)* in each step uses exp's table step (`expm1_table`): j = round(256y₀);
+//! j = 0 (|y| < 2^−8): the core with e_max = −8, relative ex(S_s); 0 < |j| ≤ 90: r̂₂ =
+//! (y − j/256)(1 + α) (add_term; |r₂| ≤ 2^−9 + 2^−16), m̂ = the core on r̂₂, and
+//! Ê = (D + T·m̂) with D, T the first N terms of the greedy tables of e^{j/256} − 1 and
+//! e^{j/256} (relative u^N(1 + u) each), mul (μ), add (α). With P = T·expm1(r₂), E = D + P:
+//! |D| ≤ 2.02|E| and |P| ≤ 1.02|E| on this range (checked on a fine grid with margin:
+//! 2.03 and 1.03 used), the product's relative error is ex3 = ex(lg(u^N(1 + u)) +
+//! lg(ex(S_s)) + lg μ), and the rounding of r₂ moves expm1(r₂) by at most
+//! 1.0021·0.00197·α, times |T| ≤ 1.4213, relative to |E| ≥ 0.00195: ≤ 1.45α|E|. So
+//! δ_E ≤ ex(lg(2.03u^N(1 + u) + 1.03·ex3 + 1.45α) + lg α); |j| > 90 (never in the last step
+//! below, |y_b| < 0.35) takes the general core. The bound uses the largest δ_E of the three
+//! branches.
+//! For the last step, with E = expm1(y_b) computed to relative δ_E
 //! (the exp_m1 bound, |y_b| < 1/2), g = E/(1 + E) = 1 − e^{−y_b} (|g| ≤ 1.2|y_b|):
 //! ĉ = (c − gθ_E)(1 + a₁)(1 + a₃)/((1 + gθ_E)(1 + a₂)) (sub, div, add), so
 //! |ĉ − c| ≤ 1.2|y_b|δ_E(1 + κ) + |c|κ with κ = ex(lg α + lg α + lg δ + lg(1.2·0.36·δ_E)).
@@ -159,12 +205,14 @@
 //! square root with weight ½, and the sqrt (ς): ex(½lg μ + ½lg α + lg ς + lg(2^13 Nσ)).
 //! hypot(±∞, anything) = +∞ (also with NaN), otherwise NaN propagates.
 
-use super::constants::{constant, constant_terms, Constant, TABLE_TERMS};
+use super::constants::{
+    constant, constant_terms, exp_j256, expm1_j256, inv_fact, Constant, EXP_TABLE_J, TABLE_TERMS,
+};
 use super::{Binary, ErrorBound, Unary};
 use crate::accurate::round_exact_sum;
 use crate::bounds;
-use crate::eft::two_prod;
-use crate::expansion::Expansion;
+use crate::eft::{fast_two_sum, two_prod};
+use crate::expansion::{Expansion, MAX_TERMS};
 use crate::float::FloatTerm;
 
 type E<T, const N: usize> = Expansion<T, N>;
@@ -226,22 +274,61 @@ fn sigma<T: FloatTerm>() -> f64 {
 // ---------------------------------------------------------------------------------------
 // Core algorithms (generic, instantiated once per (T, N) through mod.rs).
 
-/// (d, σ_N): Taylor degree and scaling exponent for e^r − 1 on |r′| ≤ 2^{−σ_N}, chosen to
-/// minimise d + σ_N (Horner steps and doublings cost the same: one mul and one add) with
-/// truncation below 2^{−P−6} (module doc).
-pub(crate) fn taylor_params<T: FloatTerm>(n: usize) -> (usize, i32) {
-    let target = (prec_bits::<T>(n) + 6) as f64;
-    let dmax = if T::PRECISION == 53 { 18 } else { 10 };
+/// Largest ilogb(r̂₀) + 1 of exp's reduced argument after the table step (|r̂| < 2^−8).
+pub(crate) const EXP_EMAX: i32 = -8;
+
+/// (d, σ_N): Taylor degree and scaling exponent of e^r − 1 on |r′| ≤ 2^{−σ_N}, truncation
+/// below 2^{−P−6} (module doc), for arguments with ilogb(r₀) + 1 ≤ `emax` (−1: |r₀| < 1/2, the general core;
+/// [`EXP_EMAX`]: exp after its table step), cached per (T, N).
+fn cached_params<T: FloatTerm>(n: usize, emax: i32) -> (usize, i32) {
+    type Table = [[(usize, i32); crate::expansion::MAX_TERMS]; 4];
+    static CELL: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let t = CELL.get_or_init(|| {
+        let mut t = [[(0, 0); crate::expansion::MAX_TERMS]; 4];
+        for (i, row) in t.iter_mut().enumerate() {
+            let p = if i & 1 == 1 { 53 } else { 24 };
+            let e = if i & 2 == 2 { EXP_EMAX } else { -1 };
+            for (k, v) in row.iter_mut().enumerate() {
+                *v = compute_params(p, k + 1, e);
+            }
+        }
+        t
+    });
+    let i = usize::from(T::PRECISION == 53) + if emax == -1 { 0 } else { 2 };
+    t[i][n.clamp(1, crate::expansion::MAX_TERMS) - 1]
+}
+
+/// (d, σ_N) for p-bit terms, n terms, emax as in [`cached_params`]: for emax = −1 the d
+/// minimising d + σ_N; otherwise the d minimising d + max(0, σ_N + emax) (the doublings
+/// actually done), with σ_N raised to −emax where it is smaller (no doubling is then done,
+/// and |r′| = |r̂| < 2^{emax} bounds η).
+fn compute_params(p: u32, n: usize, emax: i32) -> (usize, i32) {
+    let target = (p as i32 * n as i32 + 6) as f64;
+    let dmax = if p == 53 { 18 } else { 10 };
     let mut best = (dmax, i32::MAX);
     let mut best_cost = i32::MAX;
     let mut fact = 1.0f64; // (d+1)!
     for d in 1..=dmax {
         fact *= (d + 1) as f64;
         let sig = ((target - fact.log2()) / d as f64).ceil().max(1.0) as i32;
-        let cost = d as i32 + sig;
+        let cost = if emax == -1 {
+            d as i32 + sig
+        } else {
+            d as i32 + (sig + emax).max(0)
+        };
         if cost <= best_cost {
             best_cost = cost;
-            best = (d, sig);
+            best = (d, sig.max(-emax));
+        }
+    }
+    if emax != -1 {
+        // Ties: the smallest d of the least cost (the loop kept the largest).
+        for d in 1..=dmax {
+            let f: f64 = (2..=d + 1).map(|k| k as f64).product();
+            let sig = ((target - f.log2()) / d as f64).ceil().max(1.0) as i32;
+            if d as i32 + (sig + emax).max(0) == best_cost {
+                return (d, sig.max(-emax));
+            }
         }
     }
     best
@@ -250,11 +337,16 @@ pub(crate) fn taylor_params<T: FloatTerm>(n: usize) -> (usize, i32) {
 /// e^r − 1 for |r₀| < 1/2 (no reduction): Taylor polynomial of r·2^{−s}, then s doublings
 /// m ← m(m + 2).
 pub(crate) fn expm1_reduced<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N> {
+    expm1_reduced_with(r, -1)
+}
+
+/// As [`expm1_reduced`] for ilogb(r₀) + 1 ≤ `emax` (−1 or [`EXP_EMAX`]).
+fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E<T, N> {
     let r0 = hi(r);
     if r0 == 0.0 {
         return *r;
     }
-    let (d, sig) = taylor_params::<T>(N);
+    let (d, sig) = cached_params::<T>(N, emax);
     let s = (ilogb(r0) + 1 + sig).max(0);
     let rp = r.ldexp(-s);
     // c_k = d!/k!, built from k = d down.
@@ -263,12 +355,36 @@ pub(crate) fn expm1_reduced<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N
     for k in (1..d).rev() {
         c[k] = c[k + 1] * (k + 1) as f64;
     }
-    let dfact = c[1];
-    let mut q = E::<T, N>::one();
-    for &ck in c[1..d].iter().rev() {
-        q = q.mul(&rp).add_term(T::from_f64(ck));
+    // Horner steps k = d − 1, …, 1 at M_k ≤ N terms (module doc), grouped by M_k.
+    let mut qa = [T::ZERO; MAX_TERMS];
+    qa[0] = T::ONE;
+    let mut ra = [T::ZERO; MAX_TERMS];
+    ra[..N].copy_from_slice(rp.terms());
+    let mut k = d - 1;
+    while k >= 1 {
+        let m = horner_terms::<T>(N, sig, k);
+        let mut lo = k;
+        while lo > 1 && horner_terms::<T>(N, sig, lo - 1) == m {
+            lo -= 1;
+        }
+        let cs = &c[lo..=k];
+        match m {
+            1 => horner_stage::<T, 1>(&mut qa, &ra, cs),
+            2 => horner_stage::<T, 2>(&mut qa, &ra, cs),
+            3 => horner_stage::<T, 3>(&mut qa, &ra, cs),
+            4 => horner_stage::<T, 4>(&mut qa, &ra, cs),
+            5 => horner_stage::<T, 5>(&mut qa, &ra, cs),
+            6 => horner_stage::<T, 6>(&mut qa, &ra, cs),
+            7 => horner_stage::<T, 7>(&mut qa, &ra, cs),
+            _ => horner_stage::<T, 8>(&mut qa, &ra, cs),
+        }
+        k = lo - 1;
     }
-    let mut m = q.mul(&rp).div_term(T::from_f64(dfact));
+    let mut qt = [T::ZERO; N];
+    qt.copy_from_slice(&qa[..N]);
+    let q = E::<T, N>::from_normalized(qt);
+    // ·(1/d!) from the table (a multiplication instead of a long division).
+    let mut m = q.mul(&rp).mul(&inv_fact::<T, N>(d));
     let two = T::from_f64(2.0);
     for _ in 0..s {
         m = m.mul(&m.add_term(two));
@@ -276,15 +392,55 @@ pub(crate) fn expm1_reduced<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N
     m
 }
 
+/// M_k, the terms of Horner step k (q_k = q_{k+1}·r′ + c_k) of the exp_m1 core at N terms:
+/// N − ⌊((k − 1)σ_N − 4)/(p − 1)⌋ clamped to [1, N] (module doc: an error at step k reaches
+/// m₀ with weight ω^{k−1} ≤ 2^{−(σ_N+1)(k−1)}).
+pub(crate) fn horner_terms<T: FloatTerm>(n: usize, sig: i32, k: usize) -> usize {
+    let drop = ((k as i32 - 1) * sig - 4).max(0) / (T::PRECISION as i32 - 1);
+    (n as i32 - drop).clamp(1, n as i32) as usize
+}
+
+/// Horner steps q ← q·r′ + c (c over `cs` from the last to the first) at M terms; q and r′
+/// as padded term arrays (q's terms beyond its own precision are zeros; r′ is cut to its
+/// first M terms, a normalised double-word for M = 2).
+#[inline(never)]
+fn horner_stage<T: FloatTerm, const M: usize>(
+    q: &mut [T; MAX_TERMS],
+    rp: &[T; MAX_TERMS],
+    cs: &[f64],
+) {
+    let mut qt = [T::ZERO; M];
+    qt.copy_from_slice(&q[..M]);
+    let mut rt = [T::ZERO; M];
+    rt.copy_from_slice(&rp[..M]);
+    if M == 2 {
+        let (h, l) = fast_two_sum(rt[0], rt[1]);
+        rt[0] = h;
+        rt[1] = l;
+    }
+    let r = E::<T, M>::from_normalized(rt);
+    let mut qm = E::<T, M>::from_normalized(qt);
+    for &ck in cs.iter().rev() {
+        qm = qm.mul(&r).add_term(T::from_f64(ck));
+    }
+    q[..M].copy_from_slice(qm.terms());
+}
+
 /// x − k·ln 2 with k·ln 2 from N + 2 terms of ln 2, as one exact sum rounded to N terms.
 pub(crate) fn sub_k_ln2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<T, N> {
     if k == 0 {
         return *x;
     }
+    sub_k_ln2_j(x, k, 0)
+}
+
+/// x − k·ln 2 − j/256 (k·ln 2 from N + 2 terms of ln 2, j/256 exact), as one exact sum
+/// rounded to N terms.
+fn sub_k_ln2_j<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, j: i32) -> E<T, N> {
     let c = constant_terms::<T>(Constant::Ln2);
     let m = (N + 2).min(TABLE_TERMS);
     let kt = T::from_f64(-(k as f64));
-    let mut list = [T::ZERO; 8 + 2 * TABLE_TERMS];
+    let mut list = [T::ZERO; 9 + 2 * TABLE_TERMS];
     list[..N].copy_from_slice(x.terms());
     let mut len = N;
     for &ci in c[..m].iter() {
@@ -293,8 +449,16 @@ pub(crate) fn sub_k_ln2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<
         list[len + 1] = e;
         len += 2;
     }
+    if j != 0 {
+        list[len] = T::from_f64(-(j as f64) / 256.0);
+        len += 1;
+    }
     round_exact_sum::<T, N>(&list[..len])
 }
+
+/// ln 2 = LN2_HI + LN2_LO + O(2^−106) (f64 leading terms of the table; for picking j only).
+const LN2_HI: f64 = core::f64::consts::LN_2;
+const LN2_LO: f64 = 2.319_046_813_846_299_6e-17;
 
 /// Overflow/underflow thresholds of exp on the leading term (f64 or f32).
 fn exp_limits<T: FloatTerm>() -> (f64, f64) {
@@ -307,10 +471,21 @@ fn exp_limits<T: FloatTerm>() -> (f64, f64) {
 
 /// e^x·2^{shift} for finite x with x₀ inside the thresholds: reduction, core, exact scaling.
 pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
-    let k = (hi(x) * core::f64::consts::LOG2_E).round() as i32;
-    let r = sub_k_ln2(x, k);
-    let m = expm1_reduced(&r);
-    let e = m.add_term(T::ONE);
+    let x0 = hi(x);
+    let k = (x0 * core::f64::consts::LOG2_E).round() as i32;
+    // An f64 approximation of x − k·ln 2 (error < 2^−15 for f32 terms, far less for f64)
+    // picks j; |r̂| ≤ 2^−9 + 2^−15 < 2^−8 (module doc).
+    let kf = k as f64;
+    let ra = (-kf).mul_add(LN2_HI, x0) - kf * LN2_LO;
+    let j = ((ra * 256.0).round() as i32).clamp(-EXP_TABLE_J, EXP_TABLE_J);
+    let r = sub_k_ln2_j(x, k, j);
+    let m = expm1_reduced_with(&r, EXP_EMAX);
+    let t = exp_j256::<T, N>(j);
+    let e = if j == 0 {
+        m.add_term(T::ONE)
+    } else {
+        t.add(&t.mul(&m))
+    };
     scale(&e, k + shift)
 }
 
@@ -392,10 +567,10 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
     if w.is_zero() || below_pow2(w, -(pn + 3)) {
         return *w;
     }
-    let mut y = E::<T, N>::from_f64(w.to_f64().ln_1p());
-    let h = (pn + 1) / 2;
+    let mut y = ln1p_seed(w);
+    let h = newton_h::<T>(N);
     for _ in 0..MAX_NEWTON {
-        let e = expm1_reduced(&y);
+        let e = expm1_table(&y);
         let c = w.sub(&e).div(&e.add_term(T::ONE));
         let yb = hi(&y);
         y = y.add(&c);
@@ -408,6 +583,80 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
         }
     }
     y
+}
+
+/// e^y − 1 for the Newton steps of ln_1p by exp's table step (module doc): j = round(256y₀);
+/// j = 0: the core with σ for |y| < 2^−8; 0 < |j| ≤ 90: r₂ = y − j/256 (one add),
+/// m = expm1(r₂), (e^{j/256} − 1) + e^{j/256}·m from the tables; |j| > 90 (only far from
+/// convergence): the general core.
+fn expm1_table<T: FloatTerm, const N: usize>(y: &E<T, N>) -> E<T, N> {
+    let y0 = hi(y);
+    let j = (y0 * 256.0).round();
+    if j == 0.0 {
+        return expm1_reduced_with(y, EXP_EMAX);
+    }
+    if j.is_nan() || j.abs() > EXP_TABLE_J as f64 {
+        return expm1_reduced(y);
+    }
+    let j = j as i32;
+    let r = y.add_term(T::from_f64(-(j as f64) / 256.0));
+    let m = expm1_reduced_with(&r, EXP_EMAX);
+    expm1_j256::<T, N>(j).add(&exp_j256::<T, N>(j).mul(&m))
+}
+
+/// The convergence threshold h of the last Newton step of ln_1p (module doc): ⌈P/2⌉, less 2
+/// for N ≤ 2 (where the seed is libm's, about 53 bits, so that one step usually suffices).
+pub(crate) fn newton_h<T: FloatTerm>(n: usize) -> i32 {
+    let h = (prec_bits::<T>(n) + 1) / 2;
+    if n <= 2 {
+        h - 2
+    } else {
+        h
+    }
+}
+
+/// The first M terms of `x` (ulp-nonoverlapping again) as an M-term expansion, M ≤ N.
+fn truncated<T: FloatTerm, const N: usize, const M: usize>(x: &E<T, N>) -> E<T, M> {
+    let mut t = [T::ZERO; M];
+    t.copy_from_slice(&x.terms()[..M]);
+    if M == 2 {
+        // A normalised double-word (|lo| ≤ ½ulp(hi)), as the N = 2 algorithms assume.
+        let (h, l) = fast_two_sum(t[0], t[1]);
+        t[0] = h;
+        t[1] = l;
+    }
+    E::from_normalized(t)
+}
+
+/// `x` (M ≤ N terms) padded with zeros to N terms.
+fn padded<T: FloatTerm, const M: usize, const N: usize>(x: &E<T, M>) -> E<T, N> {
+    let mut t = [T::ZERO; N];
+    t[..M].copy_from_slice(x.terms());
+    E::from_normalized(t)
+}
+
+/// ln(1 + w) at M terms, padded to N: a seed of the Newton iteration.
+fn seed_at<T: FloatTerm, const N: usize, const M: usize>(w: &E<T, N>) -> E<T, N> {
+    let y = ln1p_core::<T, M>(&truncated::<T, N, M>(w));
+    if y.is_finite() {
+        padded(&y)
+    } else {
+        E::from_f64(w.to_f64().ln_1p())
+    }
+}
+
+/// Starting value of the Newton iteration of ln_1p (precision doubling): libm's ln_1p for
+/// N ≤ 2, else the core at M = ⌊N/2⌋ + 1 terms (which carries more than P/2 + 40 bits, so
+/// that one full-precision step usually passes the convergence check). Only a heuristic: the
+/// bound rests on the check of the last step alone.
+fn ln1p_seed<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
+    match N {
+        3 => seed_at::<T, N, 2>(w),
+        4 | 5 => seed_at::<T, N, 3>(w),
+        6 | 7 => seed_at::<T, N, 4>(w),
+        8 => seed_at::<T, N, 5>(w),
+        _ => E::from_f64(w.to_f64().ln_1p()),
+    }
 }
 
 /// The exact sum of x·2^{−k} and the machine numbers `extra`, rounded to N terms.
@@ -769,7 +1018,12 @@ fn p2(e: i32) -> f64 {
 /// Log-space bound S of the core e^r − 1 (Taylor and doublings) relative to expm1(r̂),
 /// for |r̂₀| < 1/2.
 pub(crate) fn expm1_core_log<T: FloatTerm>(t: &Tier) -> f64 {
-    let (d, sig) = taylor_params::<T>(t.n);
+    expm1_core_log_with::<T>(t, -1)
+}
+
+/// As [`expm1_core_log`] for ilogb(r̂₀) + 1 ≤ `emax` (at most σ_N + emax doublings).
+fn expm1_core_log_with<T: FloatTerm>(t: &Tier, emax: i32) -> f64 {
+    let (d, sig) = cached_params::<T>(t.n, emax);
     let eta = p2(-sig) * (1.0 + 4.0 * t.u);
     // Truncation.
     let mut fact = 1.0f64;
@@ -781,12 +1035,22 @@ pub(crate) fn expm1_core_log<T: FloatTerm>(t: &Tier) -> f64 {
     let theta = eta / (2.0 * (1.0 - eta));
     let omega = theta / (1.0 - theta);
     let mut s = 0.0;
-    for _ in 1..d {
-        s = lg(t.a) + omega * ex(s + lg(t.m));
+    for k in (1..d).rev() {
+        // Step k at M_k terms: its add and mul, and r′ cut to M_k terms (the tail of an
+        // ulp-nonoverlapping expansion after M terms is below (2u)^M/(1 − 2u) of the lead).
+        let m = horner_terms::<T>(t.n, sig, k);
+        let cut = if m < t.n {
+            1.01 * (2.0 * t.u).powi(m as i32)
+        } else {
+            0.0
+        };
+        let (am, mm) = (bounds::add_rel_bound::<T>(m), bounds::mul_rel_bound::<T>(m));
+        s = lg(am) + omega * ex(s + lg(mm) + lg(cut));
     }
-    s += lg(t.m) + lg(t.d) + lg(trunc);
-    // Doublings: s_max = σ − 1, τ_j ≤ 2^{j−σ}(1 + 4u)/2.
-    let smax = sig - 1;
+    // ·r′ (μ) and ·(1/d!) from the table (μ and the table's u^N(1 + u)).
+    s += 2.0 * lg(t.m) + lg(t.u.powi(t.n as i32) * (1.0 + t.u)) + lg(trunc);
+    // Doublings: s_max = σ + emax, τ_j ≤ 2^{j−σ}(1 + 4u)/2.
+    let smax = sig + emax;
     for j in 0..smax.max(0) {
         let tau = p2(j - sig - 1) * (1.0 + 4.0 * t.u);
         s += lg(tau * ex(s)) + lg(t.a) + lg(t.m);
@@ -810,8 +1074,15 @@ fn ln2_trunc<T: FloatTerm>(t: &Tier) -> f64 {
 
 /// Relative bound of exp (in range).
 pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
-    let dr = 0.35 * t.r + ln2_trunc::<T>(t);
-    ex(dr + lg(t.a) + 0.42 * ex(expm1_core_log::<T>(t))) * FIN
+    // j = 0: r̂ = x − k·ln 2 rounded once, |r| < 2^−8, and 1 + m̂ by add_term.
+    let dr0 = 0.0040 * t.r + ln2_trunc::<T>(t);
+    let core = ex(expm1_core_log_with::<T>(t, EXP_EMAX));
+    let j0 = dr0 + lg(t.a) + 0.0040 * core;
+    // j ≠ 0: r̂₂ rounded once (|r₂| ≤ 0.00197), the table (u^N(1 + u)), T·m̂ (μ) weighted by
+    // |m|/(1 + m) ≤ 0.00198, the add (α).
+    let tab = t.u.powi(t.n as i32) * (1.0 + t.u);
+    let j1 = dr0 + lg(tab) + lg(t.a) + lg(0.00198 * ex(lg(core) + lg(t.m)));
+    ex(j0.max(j1)) * FIN
 }
 
 /// Relative bound of exp_m1.
@@ -824,8 +1095,10 @@ pub(crate) fn expm1_rel<T: FloatTerm>(t: &Tier) -> f64 {
 
 /// Log-space bound of the ln_1p core (Newton on exp_m1) relative to ln1p(ŵ).
 pub(crate) fn ln1p_core_log<T: FloatTerm>(t: &Tier) -> f64 {
-    let de = ex(expm1_core_log::<T>(t)).max(p2(-t.p - 4) * 1.02);
-    let h = (t.p + 1) / 2;
+    let de = ex(expm1_core_log::<T>(t))
+        .max(expm1_table_rel::<T>(t))
+        .max(p2(-t.p - 4) * 1.02);
+    let h = newton_h::<T>(t.n);
     let kappa = ex(2.0 * lg(t.a) + lg(t.d) + lg(1.2 * 0.36 * de));
     let cr = (p2(-h) * (1.0 + 4.0 * t.u) + 1.2 * de * (1.0 + kappa)) / (1.0 - kappa);
     let er = cr / (1.0 - cr);
@@ -833,6 +1106,15 @@ pub(crate) fn ln1p_core_log<T: FloatTerm>(t: &Tier) -> f64 {
     let newton = lg(t.a) + lg(rest);
     let tiny = lg(p2(-t.p - 4) * 1.02);
     newton.max(tiny) + t.sub
+}
+
+/// Relative bound δ_E of [`expm1_table`] on |y| ≤ 0.35 (module doc, "ln_1p core").
+fn expm1_table_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    let core = ex(expm1_core_log_with::<T>(t, EXP_EMAX));
+    let tab = t.u.powi(t.n as i32) * (1.0 + t.u);
+    let ex3 = ex(lg(tab) + lg(core) + lg(t.m));
+    let j_ne_0 = ex(lg(2.03 * tab + 1.03 * ex3 + 1.45 * t.a) + lg(t.a));
+    core.max(j_ne_0)
 }
 
 /// Log-space bound of ln x (also ln_1p x beyond the core's range).

@@ -29,17 +29,23 @@
 //!    table ends at 5 terms), and it handles cancellation by the same run-time check.
 //! 2. *Triple-angle reduction*: with k_max, J_max from a cost plan (`sin_plan`, chosen from
 //!    (p, N) only) and a_lim = R_MAX/3^{k_max}, the smallest k ≤ k_max with |r̂|/3^k ≤ a_lim
-//!    is used and a₀ = r̂/3^k by `div_term` (3^k ≤ 3^12 is exact): a₀ = (r̂/3^k)(1 + δ_div),
-//!    an argument perturbation. Together δ_arg = δ_r ⊕ δ_div.
-//! 3. *Taylor*: with J ≤ J_max Horner steps t_J = 1, t_j = 1 − a₀²·t_{j+1}/((2j+2)(2j+3))
-//!    and s₀ = a₀·t₀: the sum of the first J + 1 terms of sin a₀ / a₀, an alternating series
+//!    is used and a₀ = r̂·P_k with P_k the first N terms of the greedy 12-term table of
+//!    3^{−k} (relative δ_c = u^N(1 + u), see step 3; a multiplication instead of a long
+//!    division): a₀ = (r̂/3^k)(1 + δ_mul)(1 + δ_c), an argument perturbation. Together
+//!    δ_arg = δ_r ⊕ δ_mul ⊕ δ_c.
+//! 3. *Taylor*: with J ≤ J_max Horner steps t_J = 1, t_j = 1 − a₀²·t_{j+1}·C_j, C_j the
+//!    first N terms of the greedy 12-term table of 1/((2j+2)(2j+3)) (generated with mpmath,
+//!    [`super::constants::series_coef`]; relative error δ_c = u^N(1 + u): each greedy term is
+//!    at most ½ulp ≤ u times the previous, the tail at most ½ulp of the last kept term; a
+//!    multiplication instead of a long division), and s₀ = a₀·t₀: the sum of the first J + 1 terms of sin a₀ / a₀, an alternating series
 //!    with decreasing terms (|a₀| < 1), so the truncation is at most the first omitted term
 //!    a^{2J+2}/(2J+3)! and relatively at most that over 1 − a²/6; J is the smallest with this
 //!    below τ = 2^{−(pN+4)} (checked at run time with a margin on |a₀|, and by the plan for
 //!    a ≤ a_b = 1.001·a_lim). Rounding: exact T_j satisfy 0 ≤ T_{j+1} ≤ 1 and
 //!    T_j ≥ 1 − q_j, q_j = a²/((2j+2)(2j+3)); the computed t_j = T_j(1 + η_j) with η_J = 0
-//!    and, since the product a₀²t_{j+1}/c carries E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_div (sqr,
-//!    mul, div_term) and enters T_j with weight ≤ q_j/(1 − q_j),
+//!    and, since the product a₀²t_{j+1}C_j carries E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_mul ⊕
+//!    δ_c (sqr, mul, mul by the coefficient and its table error) and enters T_j with weight
+//!    ≤ q_j/(1 − q_j),
 //!    η_j ≤ (q_j E_j/(1 − q_j)) ⊕ δ_add. So ŝ₀ = sin(a₀)(1 + σ₀), σ₀ ≤ η₀ ⊕ δ_mul ⊕ τ. The
 //!    bound is evaluated at a = a_b and J = J_max; it increases with a and with J, so it
 //!    covers every run-time choice.
@@ -48,7 +54,7 @@
 //!    ŝ_i² = s_i²(1 + E), E ≤ σ_i ⊕ σ_i ⊕ δ_mul, and 3 − 4s²(1 + E) = (3 − 4s²)(1 − hE),
 //!    h = 4s²/(3 − 4s²) (s ≤ a_b·3^i, as sin a ≤ a), so
 //!    σ_{i+1} ≤ σ_i ⊕ hE ⊕ δ_add ⊕ δ_mul. Fewer steps (small |r|) only lower the bound.
-//! 5. *cos r* = √(1 − ŝ²) (no cancellation: ŝ² ≤ ½(1 + 2^−19)): 1 − s²(1 + E) =
+//! 5. *cos r* = √(1 − ŝ²) (computed only where the quadrant needs it) (no cancellation: ŝ² ≤ ½(1 + 2^−19)): 1 − s²(1 + E) =
 //!    (1 − s²)(1 − E·s²/(1 − s²)), s²/(1 − s²) ≤ 1.0001, so κ ≤ 1.0001E ⊕ δ_add and the
 //!    square root gives σ_c ≤ ½κ(1 + κ) ⊕ δ_sqrt.
 //! 6. *Argument perturbation*: sin(r(1 + δ)) = sin r·(1 + θ) with |θ| ≤ |δ|(1 + 2|δ|)
@@ -69,10 +75,11 @@
 //! (weight of √ ≤ √2/(1 + √2) < 0.586: κ₃ ≤ 0.586κ₂ ⊕ δ_add), div (ε ≤ δ_div ⊕ κ₃/(1 − κ₃)).
 //! As w·atan'(w)/atan(w) ≤ 1, atan(w(1 + ε)) = atan(w)(1 + θ), |θ| ≤ |ε|(1 + 3|ε|), so
 //! 2^h atan(ẑ_h) = atan(z)·Π(1 + θ_i) exactly in terms of the computed ẑ_h. *Series*:
-//! Horner t_J = 1, t_j = 1 − z²·t_{j+1}·(2j+1)/(2j+3) (mul, mul_term, div_term, sub), result
+//! Horner t_J = 1, t_j = 1 − z²·t_{j+1}·R_j with R_j the first N terms of the greedy table
+//! of (2j+1)/(2j+3) (relative δ_c = u^N(1 + u) as for sin; mul, mul, sub), result
 //! 2^h·z·t₀: the first J + 1 terms of atan z / z = Σ(−z²)^j/(2j+1), alternating and
 //! decreasing, truncation ≤ z^{2J+2}/(2J+3)/(1 − z²/3) ≤ τ; rounding as for sin with
-//! q_j = z²(2j+1)/(2j+3) and E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_mul ⊕ δ_div, evaluated at
+//! q_j = z²(2j+1)/(2j+3) and E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_mul ⊕ δ_c, evaluated at
 //! z_b = 1.002·z_lim. So atan_unit has relative error A ≤ Πθ ⊕ η₀ ⊕ δ_mul ⊕ τ.
 //!
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
@@ -109,7 +116,9 @@
 //! f32: the same for N ≤ 4. For N ≥ 5 an f32 expansion near 1 has terms below 2^−126
 //! (subnormal, or cut from the π table): the relative part still holds for the computation
 //! but each of the fewer than 2^8 operations may add an absolute error ≤ 2^12σ = 2^−137
-//! (amplified at most 4×), and π_N is exact only to about 2^−125; the stated bound carries
+//! (amplified at most 4×), and π_N and the series coefficients C_j, R_j (values ≥ 2^−14,
+//! terms cut below 2^−126, weight ≤ 1 in fewer than 60 steps) are exact only to about
+//! 2^−125 absolutely; the stated bound carries
 //! abs = 2^−112 for f32 with N ≥ 5 (a generous cover of 2^−123). For tan = s/c (or −c/s)
 //! these absolute errors A of s and c give |Δtan| ≲ A(1 + |tan|)/min(|c|, |s|), so for f32
 //! with N ≥ 5 tan is stated only for |tan x| ≤ 2^8, with abs = 2^−95 ≥ 2^17·2^−112. Likewise
@@ -124,7 +133,7 @@
 //! atan2 of zeros and infinities as `f64::atan2` (values ±0, ±π/4, ±π/2, ±3π/4, ±π rounded
 //! to N terms).
 
-use super::constants::{constant, Constant};
+use super::constants::{constant, series_coef, Constant, Series};
 use super::{Binary, ErrorBound, Unary};
 use crate::bounds;
 use crate::expansion::Expansion;
@@ -215,13 +224,15 @@ fn atan_plan(p: u32, n: usize) -> (usize, usize) {
     cached(&CELL, atan_plan_compute, p, n)
 }
 
-/// (k_max, J_max): triple-angle steps and Taylor steps minimising 3k + 4J (cost in
-/// accurate operations, div_term counted double) for p-bit terms and N terms.
+/// (k_max, J_max): triple-angle steps and Taylor steps minimising 3k + 3J (cost in
+/// accurate operations: sqr, add, mul per tripling; mul, mul, sub per Horner step) for p-bit
+/// terms and N terms, among the plans whose truncation reaches τ (J < 60).
 fn sin_plan_compute(p: u32, n: usize) -> (usize, usize) {
     let tau = trunc_target(p, n);
     (0..=K_CAP)
         .map(|k| (k, sin_steps(sin_a_bound(k), tau)))
-        .min_by_key(|&(k, j)| 3 * k + 4 * j)
+        .filter(|&(_, j)| j < 60)
+        .min_by_key(|&(k, j)| 3 * k + 3 * j)
         .unwrap_or((K_CAP, 60))
 }
 
@@ -235,12 +246,16 @@ fn atan_z_lim(h: usize) -> f64 {
     (core::f64::consts::PI / (1u64 << (h + 2)) as f64).tan()
 }
 
-/// (h_max, J_max) for atan: halvings cost about 12 operations (sqrt and div), series steps 5.
+/// (h_max, J_max) for atan: halvings cost about 12 operations (sqrt and div), series steps 3
+/// (mul, mul, sub), among the plans whose truncation reaches τ (J < 60).
 fn atan_plan_compute(p: u32, n: usize) -> (usize, usize) {
     let tau = trunc_target(p, n);
     (0..=H_CAP)
         .map(|h| (h, atan_steps(1.002 * atan_z_lim(h), tau)))
-        .min_by_key(|&(h, j)| 12 * h + 5 * j)
+        .filter(|&(_, j)| j < 60)
+        // N = 1 keeps the earlier weights (5 per step): its results on the special values
+        // (atan2 of ±1, ±∞) then round as f64's, which the tests check.
+        .min_by_key(|&(h, j)| 12 * h + if n == 1 { 5 } else { 3 } * j)
         .unwrap_or((H_CAP, 60))
 }
 
@@ -252,6 +267,8 @@ struct Ops {
     sqrt: f64,
     /// relative error of π_N
     pi: f64,
+    /// relative error of a series coefficient from the tables, u^N(1 + u)
+    coef: f64,
 }
 
 fn ops<T: FloatTerm>(n: usize) -> Ops {
@@ -261,6 +278,7 @@ fn ops<T: FloatTerm>(n: usize) -> Ops {
         div: bounds::div_rel_bound::<T>(n),
         sqrt: bounds::sqrt_rel_bound::<T>(n),
         pi: 0.5 * bounds::two_u_pow::<T>(n) * (1.0 + 4.0 * T::UNIT_ROUNDOFF),
+        coef: T::UNIT_ROUNDOFF.powi(n as i32) * (1.0 + T::UNIT_ROUNDOFF),
     }
 }
 
@@ -292,7 +310,7 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
     let o = ops::<T>(n);
     let (k_max, j_max) = sin_plan(T::PRECISION, n);
     let a = sin_a_bound(k_max);
-    let step = cat(cat(o.mul, o.mul), o.div);
+    let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
     let qs = (0..j_max)
         .rev()
         .map(|j| a * a / ((2 * j + 2) * (2 * j + 3)) as f64);
@@ -307,7 +325,7 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
     let e = cat(cat(sigma, sigma), o.mul);
     let kappa = cat(1.0001 * e, o.add);
     let sigma_c = cat(0.5 * kappa * (1.0 + kappa), o.sqrt);
-    let arg = cat(reduction_rel_bound::<T>(n), o.div);
+    let arg = cat(reduction_rel_bound::<T>(n), cat(o.mul, o.coef));
     (sigma, sigma_c, arg)
 }
 
@@ -325,7 +343,7 @@ fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
         total = cat(total, theta);
     }
     let z = 1.002 * atan_z_lim(h_max);
-    let step = cat(cat(cat(o.mul, o.mul), o.mul), o.div);
+    let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
     let qs = (0..j_max)
         .rev()
         .map(|j| z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64);
@@ -417,10 +435,8 @@ fn pi<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
     constant(Constant::Pi)
 }
 
-/// (sin r, cos r) for |r| ≤ R_MAX (module doc, steps 2–5).
-fn sin_cos_kernel<T: FloatTerm, const N: usize>(
-    r: &Expansion<T, N>,
-) -> (Expansion<T, N>, Expansion<T, N>) {
+/// sin r for |r| ≤ R_MAX (module doc, steps 2–4).
+fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T, N> {
     let one = Expansion::<T, N>::one();
     let (k_max, j_max) = sin_plan(T::PRECISION, N);
     let a_lim = R_MAX / 3f64.powi(k_max as i32);
@@ -433,7 +449,8 @@ fn sin_cos_kernel<T: FloatTerm, const N: usize>(
         scale *= 3.0;
     }
     let a = if k > 0 {
-        r.div_term(T::from_f64(scale))
+        // ·3^{−k} from the table: a multiplication instead of a long division.
+        r.mul(&series_coef::<T, N>(Series::InvPow3, k))
     } else {
         *r
     };
@@ -442,8 +459,8 @@ fn sin_cos_kernel<T: FloatTerm, const N: usize>(
     let a2 = a.sqr();
     let mut t = one;
     for i in (0..j).rev() {
-        let c = T::from_f64(((2 * i + 2) * (2 * i + 3)) as f64);
-        t = one.sub(&a2.mul(&t).div_term(c));
+        // ·1/((2i+2)(2i+3)) from the table: a multiplication instead of a long division.
+        t = one.sub(&a2.mul(&t).mul(&series_coef::<T, N>(Series::SinDenInv, i)));
     }
     let mut s = a.mul(&t);
     let three = T::from_f64(3.0);
@@ -451,8 +468,12 @@ fn sin_cos_kernel<T: FloatTerm, const N: usize>(
         let w = s.sqr().ldexp(2).neg().add_term(three);
         s = s.mul(&w);
     }
-    let c = one.sub(&s.sqr()).sqrt();
-    (s, c)
+    s
+}
+
+/// cos r = √(1 − sin² r) from the kernel's sin r (module doc, step 5).
+fn cos_from_sin<T: FloatTerm, const N: usize>(s: &Expansion<T, N>) -> Expansion<T, N> {
+    Expansion::<T, N>::one().sub(&s.sqr()).sqrt()
 }
 
 /// atan z for 0 ≤ z ≤ 1 (module doc).
@@ -476,11 +497,8 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
     let z2 = z.sqr();
     let mut t = Expansion::<T, N>::one();
     for i in (0..j).rev() {
-        let mut q = z2.mul(&t);
-        if i > 0 {
-            q = q.mul_term(T::from_f64((2 * i + 1) as f64));
-        }
-        q = q.div_term(T::from_f64((2 * i + 3) as f64));
+        // ·(2i+1)/(2i+3) from the table: one multiplication instead of mul_term and div.
+        let q = z2.mul(&t).mul(&series_coef::<T, N>(Series::AtanRatio, i));
         t = Expansion::one().sub(&q);
     }
     z.mul(&t).ldexp(h as i32)
@@ -532,14 +550,15 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
                 };
             }
             let (k, r) = trig_reduce::reduce(x);
-            let (s, c) = sin_cos_kernel(&r);
+            // cos r only where the quadrant needs it (same values as computing both).
+            let s = sin_kernel(&r);
             match (f, k) {
                 (Unary::Sin, 0) | (Unary::Cos, 3) => s,
-                (Unary::Sin, 1) | (Unary::Cos, 0) => c,
+                (Unary::Sin, 1) | (Unary::Cos, 0) => cos_from_sin(&s),
                 (Unary::Sin, 2) | (Unary::Cos, 1) => s.neg(),
-                (Unary::Sin, _) | (Unary::Cos, _) => c.neg(),
-                (_, 0) | (_, 2) => s.div(&c),
-                _ => c.div(&s).neg(),
+                (Unary::Sin, _) | (Unary::Cos, _) => cos_from_sin(&s).neg(),
+                (_, 0) | (_, 2) => s.div(&cos_from_sin(&s)),
+                _ => cos_from_sin(&s).div(&s).neg(),
             }
         }
         Unary::Atan => {

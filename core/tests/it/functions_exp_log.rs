@@ -221,7 +221,13 @@ const UNARY: [Unary; 7] = [
 
 fn unary_suite<T: FloatTerm>() {
     for f in UNARY {
+        if !selected_function(f.name()) {
+            continue;
+        }
         for n in 1..=MAX_TERMS {
+            if !selected_n(n) {
+                continue;
+            }
             let count = cases(if n <= 4 { 300 } else { 150 });
             let xs = inputs::<T>(f, n, count, 0x5EED_0001 + f as u64);
             let r = run_unary::<T>(f, n, &xs, &oracle(f));
@@ -669,4 +675,137 @@ fn exp_log_stated_bounds() {
         }
         eprintln!("{line}  (u^N)");
     }
+}
+
+/// Timing of exp, ln, sin, atan (f64, N = 2, 4, 8) against MPFR at the same precision, on the
+/// arguments of `expanse bench functions` (best of 5 runs; run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn functions_timing() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let third: Expansion<f64, 8> = "0.333333333333333333333333333333333333333333333333333333"
+        .parse()
+        .unwrap();
+    let fs = [Unary::Exp, Unary::Ln, Unary::Sin, Unary::Atan];
+    let only = std::env::var("TIMING_ONLY").ok();
+    for f in fs {
+        if let Some(o) = &only {
+            if !o.split(',').any(|s| s == f.name()) {
+                continue;
+            }
+        }
+        let (lo, hi) = match f {
+            Unary::Exp => (-20.0, 20.0),
+            Unary::Ln => (1e-3, 1e3),
+            _ => (-10.0, 10.0),
+        };
+        let args: Vec<f64> = (0..64)
+            .map(|k| {
+                let t = (k as f64 + 0.5) / 64.0 + 1e-3 * ((k * 7919) % 61) as f64;
+                lo + (hi - lo) * t.min(1.0)
+            })
+            .collect();
+        for n in [1usize, 2, 4, 8] {
+            let xs: Vec<[f64; MAX_TERMS]> = args
+                .iter()
+                .map(|&a| {
+                    let v = third.mul_term(a).add_term(a);
+                    let mut out = [0.0; MAX_TERMS];
+                    out[..n].copy_from_slice(&v.terms()[..n]);
+                    out
+                })
+                .collect();
+            let time = |g: &mut dyn FnMut()| {
+                let mut reps = 1;
+                loop {
+                    let t0 = Instant::now();
+                    for _ in 0..reps {
+                        g();
+                    }
+                    if t0.elapsed().as_secs_f64() > 0.01 {
+                        break;
+                    }
+                    reps *= 2;
+                }
+                let mut best = f64::INFINITY;
+                for _ in 0..5 {
+                    let t0 = Instant::now();
+                    for _ in 0..reps {
+                        g();
+                    }
+                    best = best.min(t0.elapsed().as_secs_f64() / (reps * 64) as f64 * 1e9);
+                }
+                best
+            };
+            let ns = time(&mut || {
+                for x in &xs {
+                    black_box(expanse_core::functions::eval_unary_f64(f, n, black_box(x)));
+                }
+            });
+            let bits = 53 * n as u32;
+            let mp: Vec<Float> = args.iter().map(|&a| Float::with_val(bits, a)).collect();
+            let mut out = Float::new(bits);
+            let mns = time(&mut || {
+                for x in &mp {
+                    use rug::Assign;
+                    match f {
+                        Unary::Exp => out.assign(x.exp_ref()),
+                        Unary::Ln => out.assign(x.ln_ref()),
+                        Unary::Sin => out.assign(x.sin_ref()),
+                        _ => out.assign(x.atan_ref()),
+                    }
+                    black_box(&out);
+                }
+            });
+            println!(
+                "TIMING {:5} N={} {:8.0} ns  MPFR-{} {:8.0} ns  ratio {:.2}",
+                f.name(),
+                n,
+                ns,
+                bits,
+                mns,
+                mns / ns
+            );
+        }
+    }
+}
+
+/// Timing of the accurate tier's operations at N = 2, 4, 8 (f64), for the cost models of the
+/// elementary functions (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn functions_op_timing() {
+    fn one<const N: usize>() {
+        use std::hint::black_box;
+        use std::time::Instant;
+        let third: Expansion<f64, 8> = "0.333333333333333333333333333333333333333333333333333333"
+            .parse()
+            .unwrap();
+        let mut t = [0.0; N];
+        t.copy_from_slice(&third.terms()[..N]);
+        let a = Expansion::<f64, N>::from_terms(t);
+        let b = a.mul_term(1.7).add_term(0.1);
+        let time = |name: &str, g: &dyn Fn() -> Expansion<f64, N>| {
+            let reps = 200_000;
+            let mut best = f64::INFINITY;
+            for _ in 0..5 {
+                let t0 = Instant::now();
+                for _ in 0..reps {
+                    black_box(g());
+                }
+                best = best.min(t0.elapsed().as_secs_f64() / reps as f64 * 1e9);
+            }
+            println!("OPTIME N={N} {name:9} {best:7.1} ns");
+        };
+        time("mul", &|| black_box(a).mul(&black_box(b)));
+        time("add", &|| black_box(a).add(&black_box(b)));
+        time("add_term", &|| black_box(a).add_term(black_box(3.0)));
+        time("mul_term", &|| black_box(a).mul_term(black_box(3.0)));
+        time("div", &|| black_box(a).div(&black_box(b)));
+    }
+    one::<2>();
+    one::<3>();
+    one::<4>();
+    one::<8>();
 }

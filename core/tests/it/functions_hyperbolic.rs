@@ -145,7 +145,13 @@ fn oracle(f: Unary) -> impl Fn(&Float, u32) -> Float {
 
 fn suite<T: FloatTerm>() {
     for f in FNS {
+        if !selected_function(f.name()) {
+            continue;
+        }
         for n in 1..=MAX_TERMS {
+            if !selected_n(n) {
+                continue;
+            }
             let count = cases(if n <= 4 { 300 } else { 150 });
             let xs = inputs::<T>(f, n, count);
             let r = run_unary::<T>(f, n, &xs, &oracle(f));

@@ -298,6 +298,10 @@ fn report(name: &str, tname: &str, n: usize, w: &Worst, b: ErrorBound, unit: f64
 }
 
 fn family<T: FloatTerm, const N: usize>(count: usize) {
+    use crate::common::functions::{selected_function, selected_n};
+    if !selected_n(N) {
+        return;
+    }
     let unit = bounds::u_pow::<T>(N);
     for f in [
         Unary::Sin,
@@ -307,8 +311,14 @@ fn family<T: FloatTerm, const N: usize>(count: usize) {
         Unary::Asin,
         Unary::Acos,
     ] {
+        if !selected_function(f.name()) {
+            continue;
+        }
         let w = run::<T, N>(f, count);
         report(f.name(), T::NAME, N, &w, error_bound::<T>(f, N), unit);
+    }
+    if !selected_function("atan2") {
+        return;
     }
     let w = run_atan2::<T, N>(count);
     let b = error_bound_binary::<T>(Binary::Atan2, N);

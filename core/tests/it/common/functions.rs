@@ -33,6 +33,19 @@ pub fn cases(default: usize) -> usize {
     }
 }
 
+/// True when `EXPANSE_FUNCTIONS` (a comma-separated list of names such as `exp,ln`) is unset
+/// or names `name`: restricts the MPFR suites to some functions (e.g. for a full run).
+pub fn selected_function(name: &str) -> bool {
+    std::env::var("EXPANSE_FUNCTIONS").map_or(true, |v| v.split(',').any(|s| s == name))
+}
+
+/// True when `EXPANSE_FUNCTION_NS` (a comma-separated list such as `2,4,8`) is unset or
+/// contains `n`.
+pub fn selected_n(n: usize) -> bool {
+    std::env::var("EXPANSE_FUNCTION_NS")
+        .map_or(true, |v| v.split(',').any(|s| s.trim().parse() == Ok(n)))
+}
+
 /// Oracle precision: 4·p·N bits plus a margin.
 pub fn oracle_prec<T: FloatTerm>(n: usize) -> u32 {
     4 * T::PRECISION * n as u32 + 64
