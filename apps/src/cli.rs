@@ -38,7 +38,7 @@ where
     Ok(o)
 }
 
-/// The help text common to the three examples, after a description of the application.
+/// The help text common to the examples, after a description of the application.
 pub fn help_text(name: &str, what: &str) -> String {
     format!(
         "{name}: {what}\n\n\

@@ -2,6 +2,9 @@
 //! answer, plus the pieces those answers rest on (one test binary, one module per topic).
 
 mod cli;
+mod fft;
+mod mandelbrot;
+mod md;
 mod qrs;
 mod quadrature;
 mod summation;

@@ -1,0 +1,540 @@
+//! Molecular dynamics in quasi double precision (seed 003, Narumi et al.): Lennard-Jones
+//! particles in a periodic cubic box, velocity Verlet, in f32, in Narumi's quasi double on
+//! f32 pairs ([`expanse_core::quasi`]) and in f64, against a reference run in double-double.
+//!
+//! **System.** N = 4k³ particles on an fcc lattice of constant a = 1.75 (density 0.746, box
+//! L = 1.75·k, exact in every format), reduced units (ε = σ = m = 1), velocities from a seeded
+//! generator, centred and scaled to temperature 1 in f64, then rounded to f32 so that every
+//! format starts from the same state. Time step dt = 2^−8 (exact).
+//!
+//! **Potential.** Lennard-Jones V(s) = 4(s^−6 − s^−3) in s = r², cut at r_c = 2.5 and shifted
+//! in s: V_c(s) = V(s) − V(s_c) − (s − s_c)·V′(s_c). Its force F = 2·d·(V′(s_c) − V′(s)) goes
+//! continuously to zero at the cut-off and needs no square root, only 1/s.
+//!
+//! **Arithmetic.** One generic step over [`MdReal`]: f32 and f64 with IEEE operations; quasi
+//! double with seed 003's `mul_f12`, `add_f1`, `sub_f1` in the force loop, the state updates
+//! renormalised (Fast2Sum) so their low words do not grow, and 1/s by one Newton step from the
+//! f32 reciprocal; dd with the fast tier and the accurate tier's reciprocal.
+//!
+//! **Fixed order.** The force on particle i is the sum over j = 0..N−1 (j ≠ i) in index order,
+//! each pair evaluated from i's side (so the force on i never depends on how particles are
+//! split among threads); particles are distributed over threads by rayon. Energies are summed
+//! in index order. Results are bit-identical for any thread count (checked).
+//!
+//! **Known answers.** (1) Energy conservation: the relative drift |E(t) − E(0)|/|E(0)|, its
+//! maximum over the run. (2) The trajectory's deviation from the dd run (same initial state,
+//! same algorithm): max over particles of |x − x_dd| (minimum image) at the end. The check:
+//! quasi double stays within a factor [`QUASI_FACTOR`] of f64's deviation while f32's is at
+//! least 10^4 times f64's, and every run is identical on 1 thread and on all threads.
+
+use crate::cli::Report;
+use expanse_core::eft::fast_two_sum;
+use expanse_core::quasi::{add_f1, mul_f12, sub_f1};
+use expanse_core::DoubleDouble;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Quasi double's deviation may be at most this factor times f64's.
+pub const QUASI_FACTOR: f64 = 1000.0;
+
+/// Lattice constant (exact).
+pub const LATTICE: f64 = 1.75;
+/// Cut-off squared.
+pub const RC2: f64 = 6.25;
+/// Time step 2^-8.
+pub const DT: f64 = 1.0 / 256.0;
+
+/// A real format of the simulation.
+pub trait MdReal: Copy + Send + Sync + 'static {
+    /// Short name.
+    const NAME: &'static str;
+    /// Nearest value of an f64.
+    fn from_f64(v: f64) -> Self;
+    /// Nearest f64.
+    fn to_f64(self) -> f64;
+    /// Addition inside an expression.
+    fn add(self, o: Self) -> Self;
+    /// Subtraction.
+    fn sub(self, o: Self) -> Self;
+    /// Multiplication.
+    fn mul(self, o: Self) -> Self;
+    /// 1/self.
+    fn recip(self) -> Self;
+    /// Addition into a state variable (renormalised where the format needs it).
+    fn acc(self, o: Self) -> Self {
+        self.add(o)
+    }
+}
+
+impl MdReal for f32 {
+    const NAME: &'static str = "f32";
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    fn sub(self, o: Self) -> Self {
+        self - o
+    }
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+    fn recip(self) -> Self {
+        1.0 / self
+    }
+}
+
+impl MdReal for f64 {
+    const NAME: &'static str = "f64";
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    fn sub(self, o: Self) -> Self {
+        self - o
+    }
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+    fn recip(self) -> Self {
+        1.0 / self
+    }
+}
+
+/// Narumi's quasi double: a pair of f32 (hi, lo).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quasi(pub (f32, f32));
+
+impl MdReal for Quasi {
+    const NAME: &'static str = "quasi-double";
+    fn from_f64(v: f64) -> Self {
+        let hi = v as f32;
+        Quasi((hi, (v - f64::from(hi)) as f32))
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self.0 .0) + f64::from(self.0 .1)
+    }
+    fn add(self, o: Self) -> Self {
+        Quasi(add_f1(self.0, o.0))
+    }
+    fn sub(self, o: Self) -> Self {
+        Quasi(sub_f1(self.0, o.0))
+    }
+    fn mul(self, o: Self) -> Self {
+        Quasi(mul_f12(self.0, o.0))
+    }
+    fn recip(self) -> Self {
+        // y0 = 1/hi in f32, then y = y0 + y0·(1 − a·y0): one Newton step doubles the bits.
+        let y0 = (1.0 / self.0 .0, 0.0);
+        let e = sub_f1((1.0, 0.0), mul_f12(self.0, y0));
+        Quasi(add_f1(y0, mul_f12(y0, e)))
+    }
+    fn acc(self, o: Self) -> Self {
+        let (h, l) = add_f1(self.0, o.0);
+        Quasi(fast_two_sum(h, l))
+    }
+}
+
+impl MdReal for DoubleDouble {
+    const NAME: &'static str = "dd";
+    fn from_f64(v: f64) -> Self {
+        DoubleDouble::from_term(v)
+    }
+    fn to_f64(self) -> f64 {
+        DoubleDouble::to_f64(&self)
+    }
+    fn add(self, o: Self) -> Self {
+        self.add_fast(&o)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.sub_fast(&o)
+    }
+    fn mul(self, o: Self) -> Self {
+        self.mul_fast(&o)
+    }
+    fn recip(self) -> Self {
+        DoubleDouble::recip(&self)
+    }
+}
+
+/// A 3-vector.
+pub type V3<R> = [R; 3];
+
+/// The state of a run.
+#[derive(Clone, Debug)]
+pub struct State<R> {
+    /// Box edge.
+    pub l: f64,
+    /// Positions in [0, L).
+    pub x: Vec<V3<R>>,
+    /// Velocities.
+    pub v: Vec<V3<R>>,
+    /// Forces at x.
+    pub f: Vec<V3<R>>,
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The initial state (as f64 values exactly representable in f32): fcc lattice of k³ cells,
+/// seeded velocities at temperature 1 with zero mean (before rounding).
+pub fn initial(k: usize, seed: u64) -> (f64, Vec<[f64; 3]>, Vec<[f64; 3]>) {
+    let basis = [
+        [0.0, 0.0, 0.0],
+        [0.5, 0.5, 0.0],
+        [0.5, 0.0, 0.5],
+        [0.0, 0.5, 0.5],
+    ];
+    let mut x = Vec::with_capacity(4 * k * k * k);
+    for a in 0..k {
+        for b in 0..k {
+            for c in 0..k {
+                for o in &basis {
+                    x.push([
+                        (a as f64 + o[0] + 0.25) * LATTICE,
+                        (b as f64 + o[1] + 0.25) * LATTICE,
+                        (c as f64 + o[2] + 0.25) * LATTICE,
+                    ]);
+                }
+            }
+        }
+    }
+    let n = x.len();
+    let mut v: Vec<[f64; 3]> = (0..n)
+        .map(|i| {
+            let mut r = [0.0; 3];
+            for (d, rd) in r.iter_mut().enumerate() {
+                let h = splitmix(seed ^ ((3 * i + d) as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+                *rd = (h >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+            }
+            r
+        })
+        .collect();
+    let mut mean = [0.0; 3];
+    for vi in &v {
+        for d in 0..3 {
+            mean[d] += vi[d] / n as f64;
+        }
+    }
+    let mut ke2 = 0.0;
+    for vi in &mut v {
+        for d in 0..3 {
+            vi[d] -= mean[d];
+            ke2 += vi[d] * vi[d];
+        }
+    }
+    // Temperature 1: Σv² = 3(N − 1).
+    let scale = (3.0 * (n as f64 - 1.0) / ke2).sqrt();
+    for vi in &mut v {
+        for c in vi.iter_mut() {
+            *c = f64::from((*c * scale) as f32);
+        }
+    }
+    (LATTICE * k as f64, x, v)
+}
+
+/// Minimum-image difference a − b in a box of edge l.
+#[inline(always)]
+fn min_image<R: MdReal>(a: R, b: R, l: R, lf: f64) -> R {
+    let d = a.sub(b);
+    let k = (d.to_f64() / lf).round();
+    if k == 0.0 {
+        d
+    } else {
+        d.sub(l.mul(R::from_f64(k)))
+    }
+}
+
+/// The constants V(s_c) and V′(s_c) of the shifted potential.
+fn cutoff_constants<R: MdReal>() -> (R, R) {
+    let inv = R::from_f64(RC2).recip();
+    let i3 = inv.mul(inv).mul(inv);
+    // V = 4(i3² − i3), V′ = −24·i3²·inv + 12·i3·inv.
+    let v = R::from_f64(4.0).mul(i3.mul(i3).sub(i3));
+    let dv = R::from_f64(12.0)
+        .mul(i3)
+        .mul(inv)
+        .sub(R::from_f64(24.0).mul(i3.mul(i3)).mul(inv));
+    (v, dv)
+}
+
+/// Force on every particle (and, when `energy`, each particle's half pair energy), j in
+/// index order for each i, particles in parallel.
+pub fn forces<R: MdReal>(l: f64, x: &[V3<R>], energy: bool) -> (Vec<V3<R>>, Vec<R>) {
+    let (vc, dvc) = cutoff_constants::<R>();
+    let lr = R::from_f64(l);
+    let zero = R::from_f64(0.0);
+    let two_dvc = dvc.add(dvc);
+    let rc2 = R::from_f64(RC2);
+    let res: Vec<(V3<R>, R)> = x
+        .par_iter()
+        .enumerate()
+        .with_min_len(8)
+        .map(|(i, xi)| {
+            let mut f = [zero; 3];
+            let mut e = zero;
+            for (j, xj) in x.iter().enumerate() {
+                if j == i {
+                    continue;
+                }
+                let d = [
+                    min_image(xi[0], xj[0], lr, l),
+                    min_image(xi[1], xj[1], lr, l),
+                    min_image(xi[2], xj[2], lr, l),
+                ];
+                let s = d[0].mul(d[0]).add(d[1].mul(d[1])).add(d[2].mul(d[2]));
+                if s.to_f64() >= RC2 {
+                    continue;
+                }
+                let inv = s.recip();
+                let i3 = inv.mul(inv).mul(inv);
+                // g = 2(V′(s_c) − V′(s)) = 48·i3²·inv − 24·i3·inv + 2V′(s_c)
+                let g = R::from_f64(48.0)
+                    .mul(i3.mul(i3).mul(inv))
+                    .sub(R::from_f64(24.0).mul(i3.mul(inv)))
+                    .add(two_dvc);
+                for c in 0..3 {
+                    f[c] = f[c].add(d[c].mul(g));
+                }
+                if energy {
+                    // V_c = 4(i3² − i3) − V(s_c) − (s − s_c)V′(s_c), half per side.
+                    let v = R::from_f64(4.0)
+                        .mul(i3.mul(i3).sub(i3))
+                        .sub(vc)
+                        .sub(s.sub(rc2).mul(dvc));
+                    e = e.add(R::from_f64(0.5).mul(v));
+                }
+            }
+            (f, e)
+        })
+        .collect();
+    res.into_iter().unzip()
+}
+
+/// A state in format R from the f64 initial values.
+pub fn state<R: MdReal>(l: f64, x: &[[f64; 3]], v: &[[f64; 3]]) -> State<R> {
+    let conv = |a: &[[f64; 3]]| -> Vec<V3<R>> {
+        a.iter()
+            .map(|p| [R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2])])
+            .collect()
+    };
+    let xr = conv(x);
+    let (f, _) = forces(l, &xr, false);
+    State {
+        l,
+        x: xr,
+        v: conv(v),
+        f,
+    }
+}
+
+/// Total energy (kinetic + potential), summed in index order in the format.
+pub fn energy<R: MdReal>(s: &State<R>) -> f64 {
+    let (_, pe) = forces(s.l, &s.x, true);
+    let mut e = R::from_f64(0.0);
+    for (vi, p) in s.v.iter().zip(pe) {
+        let k = vi[0].mul(vi[0]).add(vi[1].mul(vi[1])).add(vi[2].mul(vi[2]));
+        e = e.acc(R::from_f64(0.5).mul(k)).acc(p);
+    }
+    e.to_f64()
+}
+
+/// One velocity-Verlet step.
+pub fn step<R: MdReal>(s: &mut State<R>) {
+    let h = R::from_f64(DT / 2.0);
+    let dt = R::from_f64(DT);
+    let l = s.l;
+    let lr = R::from_f64(l);
+    s.v.par_iter_mut()
+        .zip(s.x.par_iter_mut())
+        .zip(s.f.par_iter())
+        .with_min_len(64)
+        .for_each(|((v, x), f)| {
+            for c in 0..3 {
+                v[c] = v[c].acc(h.mul(f[c]));
+                let mut y = x[c].acc(dt.mul(v[c]));
+                let w = (y.to_f64() / l).floor();
+                if w != 0.0 {
+                    y = y.sub(lr.mul(R::from_f64(w)));
+                    y = y.acc(R::from_f64(0.0));
+                }
+                x[c] = y;
+            }
+        });
+    let (f, _) = forces(l, &s.x, false);
+    s.f = f;
+    s.v.par_iter_mut()
+        .zip(s.f.par_iter())
+        .with_min_len(64)
+        .for_each(|(v, f)| {
+            for c in 0..3 {
+                v[c] = v[c].acc(h.mul(f[c]));
+            }
+        });
+}
+
+/// Outcome of one run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Format.
+    pub name: &'static str,
+    /// Final positions as f64.
+    pub x: Vec<[f64; 3]>,
+    /// Energy at the samples (every `every` steps, including 0 and the end).
+    pub energies: Vec<f64>,
+    /// Seconds of the steps (without the energy samples).
+    pub seconds: f64,
+}
+
+impl Run {
+    /// max |E(t) − E(0)| / |E(0)|.
+    pub fn drift(&self) -> f64 {
+        let e0 = self.energies[0];
+        self.energies
+            .iter()
+            .map(|e| (e - e0).abs() / e0.abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Runs `steps` steps in format R from the initial state of (k, seed), sampling the energy
+/// every `every` steps.
+pub fn run<R: MdReal>(k: usize, seed: u64, steps: usize, every: usize) -> Run {
+    let (l, x0, v0) = initial(k, seed);
+    let mut s = state::<R>(l, &x0, &v0);
+    let mut energies = vec![energy(&s)];
+    let mut secs = 0.0;
+    for t in 1..=steps {
+        let t0 = Instant::now();
+        step(&mut s);
+        secs += t0.elapsed().as_secs_f64();
+        if t % every.max(1) == 0 || t == steps {
+            energies.push(energy(&s));
+        }
+    }
+    Run {
+        name: R::NAME,
+        x: s.x
+            .iter()
+            .map(|p| [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()])
+            .collect(),
+        energies,
+        seconds: secs,
+    }
+}
+
+/// Max over particles of the minimum-image distance between two runs' positions.
+pub fn deviation(a: &[[f64; 3]], b: &[[f64; 3]], l: f64) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| {
+            let mut s = 0.0;
+            for c in 0..3 {
+                let d = p[c] - q[c];
+                let d = d - l * (d / l).round();
+                s += d * d;
+            }
+            s.sqrt()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// [`run`] on a pool of `threads` threads.
+pub fn run_on<R: MdReal>(threads: usize, k: usize, seed: u64, steps: usize) -> Option<Run> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()?;
+    Some(pool.install(|| run::<R>(k, seed, steps, steps)))
+}
+
+/// Runs the application: N = 4k³, `steps` steps, and the thread-count check on `check_steps`.
+pub fn report(k: usize, steps: usize, check_steps: usize, seed: u64) -> Report {
+    let mut rep = Report::new("md");
+    let n = 4 * k * k * k;
+    let every = (steps / 10).max(1);
+    rep.line(format!(
+        "Lennard-Jones MD: N = {n} (fcc, a = {LATTICE}, box {}), r_c = 2.5 (shifted in r^2), \
+         velocity Verlet dt = 2^-8, {steps} steps (t = {:.2}), {} threads; reference run in dd",
+        LATTICE * k as f64,
+        steps as f64 * DT,
+        rayon::current_num_threads()
+    ));
+    let dd = run::<DoubleDouble>(k, seed, steps, every);
+    let runs = [
+        run::<f32>(k, seed, steps, every),
+        run::<Quasi>(k, seed, steps, every),
+        run::<f64>(k, seed, steps, every),
+    ];
+    let l = LATTICE * k as f64;
+    let pairs = (n * (n - 1)) as f64 * steps as f64;
+    let mut devs = Vec::new();
+    for r in runs.iter().chain(std::iter::once(&dd)) {
+        let dev = deviation(&r.x, &dd.x, l);
+        devs.push(dev);
+        rep.line(format!(
+            "  {:<13} energy drift {:.3e}   deviation from dd {:.3e}   {:.2} s  {:.3e} pair evaluations/s  \
+             {:.3e} steps/s",
+            r.name,
+            r.drift(),
+            dev,
+            r.seconds,
+            pairs / r.seconds.max(1e-9),
+            steps as f64 / r.seconds.max(1e-9)
+        ));
+        rep.result(
+            format!("{} energy drift", r.name),
+            format!("{:e}", r.drift()),
+        );
+        rep.result(format!("{} deviation from dd", r.name), format!("{dev:e}"));
+        rep.result(format!("{} E(0)", r.name), format!("{:e}", r.energies[0]));
+    }
+    let (d32, dq, d64) = (devs[0], devs[1], devs[2]);
+    rep.check(
+        &format!(
+            "quasi double tracks dd at f64 level ({dq:.2e} <= {QUASI_FACTOR} x f64's {d64:.2e}) and \
+             f32 does not ({d32:.2e} >= 1e4 x f64's)"
+        ),
+        dq <= QUASI_FACTOR * d64 && d32 >= 1e4 * d64 && d64 > 0.0,
+    );
+    rep.check(
+        &format!(
+            "dd energy drift {:.2e} below 1e-3 (Verlet at dt = 2^-8 with a smooth cut-off)",
+            dd.drift()
+        ),
+        dd.drift() < 1e-3,
+    );
+    let threads = rayon::current_num_threads().max(2);
+    let same = |a: Option<Run>, b: Option<Run>| match (a, b) {
+        (Some(a), Some(b)) => a.x == b.x && a.energies == b.energies,
+        _ => false,
+    };
+    let ok = same(
+        run_on::<f32>(1, k, seed, check_steps),
+        run_on::<f32>(threads + 1, k, seed, check_steps),
+    ) && same(
+        run_on::<Quasi>(1, k, seed, check_steps),
+        run_on::<Quasi>(threads + 1, k, seed, check_steps),
+    );
+    rep.check(
+        &format!(
+            "f32 and quasi-double runs of {check_steps} steps bit-identical on 1 and {} threads",
+            threads + 1
+        ),
+        ok,
+    );
+    rep
+}

@@ -1,0 +1,78 @@
+//! Lennard-Jones MD at N = 108 (3x3x3 fcc cells, box 5.25 > 2 r_c): the formats against a dd reference, the
+//! force against finite differences of the energy, and identical results on any thread count.
+
+use expanse_apps::md::{
+    deviation, energy, forces, initial, run, run_on, state, MdReal, Quasi, LATTICE,
+};
+use expanse_core::DoubleDouble;
+
+#[test]
+fn quasi_double_tracks_dd_like_f64_and_f32_does_not() {
+    let (k, seed, steps) = (3, 11, 200);
+    let dd = run::<DoubleDouble>(k, seed, steps, 50);
+    let f32r = run::<f32>(k, seed, steps, 50);
+    let q = run::<Quasi>(k, seed, steps, 50);
+    let f64r = run::<f64>(k, seed, steps, 50);
+    let l = LATTICE * k as f64;
+    let (d32, dq, d64) = (
+        deviation(&f32r.x, &dd.x, l),
+        deviation(&q.x, &dd.x, l),
+        deviation(&f64r.x, &dd.x, l),
+    );
+    assert!(d64 > 0.0 && d64 < 1e-11, "f64 {d64}");
+    assert!(dq < 1000.0 * d64, "quasi {dq} vs f64 {d64}");
+    assert!(d32 > 1e4 * d64, "f32 {d32} vs f64 {d64}");
+    // Energy is conserved to Verlet's truncation level in dd.
+    assert!(dd.drift() < 1e-3, "{}", dd.drift());
+}
+
+#[test]
+fn force_is_minus_the_gradient_of_the_energy() {
+    // Central differences of the total potential (in dd) against the computed force (in dd).
+    let (l, x, _) = initial(3, 3);
+    let mut x = x;
+    // Displace a few particles off the lattice so that the forces are not zero.
+    for (i, p) in x.iter_mut().enumerate() {
+        p[0] += 0.01 * (i % 5) as f64;
+        p[1] -= 0.007 * (i % 3) as f64;
+        p[2] += 0.013 * (i % 7) as f64;
+    }
+    let zero_v = vec![[0.0; 3]; x.len()];
+    let s = state::<DoubleDouble>(l, &x, &zero_v);
+    let h = 1e-6;
+    for &(i, c) in &[(0usize, 0usize), (5, 1), (17, 2), (100, 0)] {
+        let mut xp = x.clone();
+        xp[i][c] += h;
+        let mut xm = x.clone();
+        xm[i][c] -= h;
+        let ep = energy(&state::<DoubleDouble>(l, &xp, &zero_v));
+        let em = energy(&state::<DoubleDouble>(l, &xm, &zero_v));
+        let fd = -(ep - em) / (2.0 * h);
+        let f = s.f[i][c].to_f64();
+        assert!(
+            (fd - f).abs() < 1e-6 * (1.0 + f.abs()),
+            "{i},{c}: {fd} vs {f}"
+        );
+    }
+    // Forces sum to zero (Newton's third law), up to rounding.
+    let (f, _) = forces::<f64>(l, &x.clone(), false);
+    for c in 0..3 {
+        let s: f64 = f.iter().map(|v| v[c]).sum();
+        assert!(s.abs() < 1e-10, "{s}");
+    }
+}
+
+#[test]
+fn runs_are_identical_on_any_thread_count_and_quasi_recip_is_accurate() {
+    for threads in [2, 3] {
+        let a = run_on::<Quasi>(1, 3, 5, 10).expect("pool");
+        let b = run_on::<Quasi>(threads, 3, 5, 10).expect("pool");
+        assert_eq!(a.x, b.x);
+        assert_eq!(a.energies, b.energies);
+    }
+    // The quasi-double reciprocal by one Newton step: about 2^-44 relative.
+    for v in [1.0f64 / 3.0, 2.75, 6.1, 0.9] {
+        let r = Quasi::from_f64(v).recip().to_f64();
+        assert!((r * v - 1.0).abs() < 1e-12, "{v}: {r}");
+    }
+}
