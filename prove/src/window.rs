@@ -481,6 +481,11 @@ fn locate_end(tr: &mut Track, sign: i32, tol: f64) -> EndEstimate {
                 if j.pd <= 0 {
                     break (EndKind::PeriodDoubling, t, Some(j));
                 }
+                if j.sn >= 0 {
+                    // tr ≥ 1 + det: the continuation crossed a fold onto the saddle branch
+                    // instead of failing there; the end is a saddle-node inside [t_in, t].
+                    break (EndKind::SaddleNode, t, None);
+                }
                 inside.push((t.clone(), j.sn.clone().square()));
                 t_in = t;
                 j_in = j;
@@ -530,6 +535,11 @@ fn locate_end(tr: &mut Track, sign: i32, tol: f64) -> EndEstimate {
         match tr.at(&cand) {
             None => {
                 // Lost: the bracket closes from outside (a saddle-node end).
+                kind = EndKind::SaddleNode;
+                t_out = cand;
+            }
+            Some(x) if tr.jury(&cand, &x).sn >= 0 => {
+                // On the saddle branch past a fold (tr ≥ 1 + det): outside, as when lost.
                 kind = EndKind::SaddleNode;
                 t_out = cand;
             }

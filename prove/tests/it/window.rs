@@ -321,3 +321,63 @@ fn estimates_along_another_direction_and_bad_input() {
     )
     .is_err());
 }
+
+/// The period-28 sink of seed 001's record point (1.4, 0.2999999774905), a window about 10⁻¹³
+/// wide: along b the continuation used to step over the period doubling onto the saddle branch
+/// (tr ≈ 4.9) and report a "saddle-node" at t ≈ 0.11. Both ends must lie within 10⁻¹² of the
+/// point, the upper one a period doubling, and the widths along a and along b must agree with
+/// one straight strip: w_b / w_a = |n_a / n_b| for the strip's normal n, whose direction is
+/// fixed by the two saddle-node points (independent of the period-doubling ends).
+#[test]
+fn record_sink_window_along_a_and_b_is_one_thin_strip() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/closest-sinks/sink-p28-record.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the record certificate is in docs/");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let s = Start::from_certificate(&v, path).expect("certificate start");
+    let opts = WindowOptions {
+        estimates_only: true,
+        ..WindowOptions::default()
+    };
+    let along = |dx: i32, dy: i32, name: &str| {
+        window(
+            &s,
+            (Rational::from(dx), Rational::from(dy)),
+            (dx.to_string(), dy.to_string()),
+            &opts,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("window along {name}: {e}"))
+    };
+    let (wa, wb) = (along(1, 0, "a"), along(0, 1, "b"));
+    for (w, name) in [(&wa, "a"), (&wb, "b")] {
+        assert_eq!(
+            w.ends[0].kind,
+            EndKind::SaddleNode,
+            "{name}: {:?}",
+            w.ends[0]
+        );
+        assert_eq!(
+            w.ends[1].kind,
+            EndKind::PeriodDoubling,
+            "{name}: {:?}",
+            w.ends[1]
+        );
+        for e in &w.ends {
+            assert!(e.t.clone().abs() < 1e-12, "{name}: end at {}", e.t);
+        }
+    }
+    let width = |w: &Window| (w.ends[1].t.clone() - &w.ends[0].t).to_f64();
+    // The saddle-node line through (t_a, 0) and (0, t_b) has normal ∝ (1/t_a, 1/t_b), so a
+    // strip of constant width is crossed along a and b in the ratio |t_b / t_a|.
+    let ratio_sn = (wb.ends[0].t.to_f64() / wa.ends[0].t.to_f64()).abs();
+    let ratio_w = width(&wb) / width(&wa);
+    assert!(
+        (ratio_w / ratio_sn - 1.0).abs() < 1e-3,
+        "widths {} (b) / {} (a) = {ratio_w} against {ratio_sn}",
+        width(&wb),
+        width(&wa)
+    );
+}
