@@ -323,11 +323,15 @@ fn monotone<const N: usize>(
     ExpInterval::new(lo, hi).ok()
 }
 
-/// True when the function's stated bound is usable on this argument: finite and not
-/// absurdly large (each family states its own domain; arguments beyond 2^1000 are sent to
-/// MPFR).
+/// True when the function's stated bound may be used on this argument: the families state
+/// their bounds for arguments in the accurate tier's range (`expanse_core::bounds`:
+/// [min_normal_result(N), max_normal_result(N)]), so a zero, tiny, huge or non-finite endpoint
+/// goes to MPFR instead (a margin of 2 at the bottom, 2^1000 at the top).
 fn arg_ok<const N: usize>(x: &Expansion<f64, N>) -> bool {
-    x.is_finite() && x.hi().abs() <= 2f64.powi(1000)
+    let m = x.hi().abs();
+    x.is_finite()
+        && m >= 2.0 * expanse_core::bounds::min_normal_result::<f64>(N)
+        && m <= 2f64.powi(1000)
 }
 
 impl<const N: usize> IntervalElementary for ExpInterval<N> {
