@@ -366,7 +366,7 @@ unary_methods! {
 }
 
 impl<T: FloatTerm, const N: usize> Expansion<T, N> {
-    /// (sin x, cos x) with one argument reduction.
+    /// (sin x, cos x): the two functions one after the other (each reduces the argument).
     pub fn sin_cos(&self) -> (Self, Self) {
         (self.sin(), self.cos())
     }

@@ -580,42 +580,6 @@ fn pow_hypot_special_values() {
     assert!((h - 5e300).abs() <= 1e286);
 }
 
-/// f(x_{i+1}) ≥ f(x_i) on a sequence of adjacent n-term arguments: steps of 1 to 4 units
-/// in the last place of the whole expansion at N = 1 (where results are the N = 2 results
-/// rounded, nearly correctly rounded), of 64 to 256 units at N ≥ 2 (the functions are not
-/// correctly rounded: with 1-unit steps an algorithm switch, e.g. ln_1p at √2 − 1, can
-/// reverse the order of two results that differ by less than their errors).
-fn monotone<T: FloatTerm>(f: Unary, n: usize, start: f64, rng: &mut SplitMix) {
-    let p = T::PRECISION as i32 * n as i32;
-    let mut x = Float::with_val(PREC_M, start);
-    let mut prev: Option<Float> = None;
-    for _ in 0..cases(60).min(2000) {
-        let t = terms_of::<T>(&x, n);
-        let xv = value(&t, n);
-        let y = value(&T::eval_unary_terms(f, n, &t), n);
-        if let Some(pv) = &prev {
-            assert!(
-                &y >= pv,
-                "{} {}x{n} not monotone at x = {:?}",
-                f.name(),
-                T::NAME,
-                &t[..n]
-            );
-        }
-        prev = Some(y);
-        let e = if xv.is_zero() {
-            -1000
-        } else {
-            crate::common::log2i(xv.to_f64())
-        };
-        let step = Float::with_val(64, rng.range(1, 4)) << if n == 1 { 0u32 } else { 6 };
-        let step = step * Float::with_val(64, Float::i_exp(1, e - p + 1));
-        x = Float::with_val(PREC_M, &xv + &step);
-    }
-}
-
-const PREC_M: u32 = 2400;
-
 #[test]
 fn exp_log_monotone() {
     let mut rng = SplitMix(4242);

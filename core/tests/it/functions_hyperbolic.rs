@@ -260,36 +260,6 @@ fn hyperbolic_special_values() {
     assert!(x.acosh().to_f64() > 0.0);
 }
 
-fn monotone<T: FloatTerm>(f: Unary, n: usize, start: f64, rng: &mut SplitMix) {
-    let p = T::PRECISION as i32 * n as i32;
-    let mut x = Float::with_val(2400, start);
-    let mut prev: Option<Float> = None;
-    for _ in 0..cases(60).min(2000) {
-        let t = terms_of::<T>(&x, n);
-        let xv = value(&t, n);
-        let y = value(&T::eval_unary_terms(f, n, &t), n);
-        if let Some(pv) = &prev {
-            assert!(
-                &y >= pv,
-                "{} {}x{n} not monotone at x = {:?}",
-                f.name(),
-                T::NAME,
-                &t[..n]
-            );
-        }
-        prev = Some(y);
-        let e = if xv.is_zero() {
-            -1000
-        } else {
-            crate::common::log2i(xv.to_f64())
-        };
-        let k = if n == 1 { 0 } else { 6 };
-        let step = Float::with_val(64, rng.range(1, 4))
-            * Float::with_val(64, Float::i_exp(1, e - p + 1 + k));
-        x = Float::with_val(2400, &xv + &step);
-    }
-}
-
 /// Starting points where the function changes by more than its error over a step: in flat
 /// regions (tanh beyond ~5, cosh near 0) adjacent results are ordered only up to the error
 /// bound, since the functions are not correctly rounded.

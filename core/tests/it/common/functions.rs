@@ -279,3 +279,37 @@ pub fn print_report<T: FloatTerm>(name: &str, n: usize, r: &Report) {
 pub fn lead<T: FloatTerm>(t: &Terms<T>) -> f64 {
     t[0].to_f64()
 }
+
+/// f(x_{i+1}) ≥ f(x_i) on a sequence of adjacent n-term arguments: steps of 1 to 4 units
+/// in the last place of the whole expansion at N = 1 (where results are the N = 2 results
+/// rounded, nearly correctly rounded), of 64 to 256 units at N ≥ 2 (the functions are not
+/// correctly rounded: with 1-unit steps an algorithm switch, e.g. ln_1p at √2 − 1, can
+/// reverse the order of two results that differ by less than their errors).
+pub fn monotone<T: FloatTerm>(f: Unary, n: usize, start: f64, rng: &mut SplitMix) {
+    let p = T::PRECISION as i32 * n as i32;
+    let mut x = Float::with_val(2400, start);
+    let mut prev: Option<Float> = None;
+    for _ in 0..cases(60).min(2000) {
+        let t = terms_of::<T>(&x, n);
+        let xv = value(&t, n);
+        let y = value(&T::eval_unary_terms(f, n, &t), n);
+        if let Some(pv) = &prev {
+            assert!(
+                &y >= pv,
+                "{} {}x{n} not monotone at x = {:?}",
+                f.name(),
+                T::NAME,
+                &t[..n]
+            );
+        }
+        prev = Some(y);
+        let e = if xv.is_zero() {
+            -1000
+        } else {
+            crate::common::log2i(xv.to_f64())
+        };
+        let step = Float::with_val(64, rng.range(1, 4)) << if n == 1 { 0u32 } else { 6 };
+        let step = step * Float::with_val(64, Float::i_exp(1, e - p + 1));
+        x = Float::with_val(2400, &xv + &step);
+    }
+}
