@@ -1,5 +1,5 @@
 //! The *fast* tier: the *search arithmetic* that the CPU search backend runs and that the GPU
-//! kernels (`expanse-gpu`, `gpu/src/kernels.cu`) repeat operation for operation, so CPU and GPU
+//! kernels (`expanse-gpu`, `gpu/src/cuda/orbits.cu`) repeat operation for operation, so CPU and GPU
 //! orbits agree bit for bit. Keep the two in step: any change here must be mirrored there; the
 //! host build of the kernel source (`gpu/tests/kernel_source_on_cpu.rs`) and the device check
 //! (`expanse bench gpu --check`) prove they agree.

@@ -6,7 +6,7 @@
 //! z_{N_t}, confirm it over one further period while accumulating the Jacobian product (in
 //! f64, from the leading terms) and tracking the point of the cycle with the smallest x, and
 //! return an [`OrbitRecord`]. The exact statement, operation by operation, is in the
-//! documentation of [`reference_orbit`]; `kernels.cu` repeats it, and `expanse bench gpu
+//! documentation of [`reference_orbit`]; `cuda/orbits.cu` repeats it, and `expanse bench gpu
 //! --check` proves that GPU and CPU records agree bit for bit. The arithmetic is the search
 //! arithmetic of `expanse-core` ([`expanse_core::Fast`]).
 

@@ -13,8 +13,8 @@
 use crate::contract::{OrbitBatch, OrbitRecord, OrbitStatus};
 use crate::error::{GpuError, GpuErrorKind, GpuUnavailable};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
-    ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig,
+    PushKernelArg, ValidAsZeroBits,
 };
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
 use expanse_core::{Expansion, FloatTerm};
@@ -22,10 +22,45 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The kernel source, embedded at build time.
-pub const KERNEL_SOURCE: &str = include_str!("kernels.cu");
+/// The prelude prepended to every CUDA source of this crate (types, the expansion struct,
+/// error-free transforms): `gpu/src/cuda/prelude.cu`.
+pub const PRELUDE: &str = include_str!("cuda/prelude.cu");
 
-/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in kernels.cu (its
+/// The orbit kernel source (prelude and `gpu/src/cuda/orbits.cu`), embedded at build time.
+pub const KERNEL_SOURCE: &str = concat!(
+    include_str!("cuda/prelude.cu"),
+    include_str!("cuda/orbits.cu")
+);
+
+/// A CUDA program of this crate: a name (the key of the PTX and module caches, the NVRTC file
+/// name, the PTX dump's name) and the parts appended, in order, to [`PRELUDE`]. Each program is
+/// compiled once per (N, term type, architecture) and process.
+#[derive(Clone, Copy, Debug)]
+pub struct CudaProgram {
+    /// Unique name, e.g. `"orbits"`.
+    pub name: &'static str,
+    /// Source parts after the prelude.
+    pub parts: &'static [&'static str],
+}
+
+/// The orbit kernels (`orbits_single`, `orbits_general`).
+pub const ORBITS_PROGRAM: CudaProgram = CudaProgram {
+    name: "orbits",
+    parts: &[include_str!("cuda/orbits.cu")],
+};
+
+impl CudaProgram {
+    /// The full source compiled for N terms of type `cuda_type`.
+    pub fn source(&self, n: usize, cuda_type: &str) -> String {
+        let mut s = format!("#define EXP_N {n}\n#define EXP_T {cuda_type}\n{PRELUDE}");
+        for p in self.parts {
+            s.push_str(p);
+        }
+        s
+    }
+}
+
+/// Threads per block of the orbit kernel: must equal `ORBIT_BLOCK` in cuda/orbits.cu (its
 /// `__launch_bounds__`).
 const BLOCK: u32 = 128;
 
@@ -94,11 +129,15 @@ pub struct DeviceInfo {
 
 type FuncPair = Arc<(CudaFunction, CudaFunction)>;
 
+/// Module cache key: (program name, N, CUDA term type).
+type ModuleKey = (&'static str, usize, &'static str);
+
 struct Device {
     info: DeviceInfo,
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     funcs: Mutex<HashMap<(usize, &'static str), FuncPair>>,
+    modules: Mutex<HashMap<ModuleKey, Arc<CudaModule>>>,
 }
 
 /// One or several usable GPUs of this host, with their compiled kernels.
@@ -116,7 +155,7 @@ pub struct CompactResult<T: FloatTerm, const N: usize> {
     pub kept: Vec<(u64, OrbitRecord<T, N>)>,
 }
 
-fn drv(context: &str, e: impl std::fmt::Debug) -> GpuError {
+pub(crate) fn drv(context: &str, e: impl std::fmt::Debug) -> GpuError {
     GpuError::new(GpuErrorKind::Driver(format!("{context}: {e:?}")))
 }
 
@@ -190,9 +229,10 @@ fn driver_present() -> bool {
     unsafe { cudarc::driver::sys::is_culib_present() }
 }
 
-/// PTX per (N, term type, architecture), compiled once per process.
-fn ptx_cache() -> &'static Mutex<HashMap<(usize, &'static str, String), String>> {
-    static C: OnceLock<Mutex<HashMap<(usize, &'static str, String), String>>> = OnceLock::new();
+/// PTX per (program, N, term type, architecture), compiled once per process.
+fn ptx_cache() -> &'static Mutex<HashMap<(&'static str, usize, &'static str, String), String>> {
+    type Cache = Mutex<HashMap<(&'static str, usize, &'static str, String), String>>;
+    static C: OnceLock<Cache> = OnceLock::new();
     C.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -210,15 +250,25 @@ fn leak_arch(arch: &str) -> &'static str {
     s
 }
 
-/// The full source compiled for N terms of type `cuda_type`.
+/// The full orbit-kernel source compiled for N terms of type `cuda_type`.
 pub fn kernel_source(n: usize, cuda_type: &str) -> String {
-    format!("#define EXP_N {n}\n#define EXP_T {cuda_type}\n{KERNEL_SOURCE}")
+    ORBITS_PROGRAM.source(n, cuda_type)
 }
 
 /// Compiles the orbit kernels for `N` terms of `T` to PTX for `arch` (e.g. `compute_90`),
 /// with `--fmad=false`, or returns the cached PTX. Needs NVRTC (not a GPU).
 pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, GpuError> {
-    let key = (N, T::CUDA_NAME, arch.to_owned());
+    compile_program_ptx::<T, N>(&ORBITS_PROGRAM, arch)
+}
+
+/// Compiles `program` for `N` terms of `T` to PTX for `arch` (e.g. `compute_90`), with
+/// `--fmad=false --ftz=false --prec-div=true --prec-sqrt=true`, or returns the cached PTX.
+/// Needs NVRTC (not a GPU).
+pub fn compile_program_ptx<T: GpuTerm, const N: usize>(
+    program: &CudaProgram,
+    arch: &str,
+) -> Result<String, GpuError> {
+    let key = (program.name, N, T::CUDA_NAME, arch.to_owned());
     if let Some(p) = ptx_cache()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -248,28 +298,33 @@ pub fn compile_ptx<T: GpuTerm, const N: usize>(arch: &str) -> Result<String, Gpu
                     .map(str::to_owned),
             )
             .collect(),
-        name: Some(format!("expanse_orbits_n{N}_{}.cu", T::CUDA_NAME)),
+        name: Some(format!("expanse_{}_n{N}_{}.cu", program.name, T::CUDA_NAME)),
         ..Default::default()
     };
-    let src = kernel_source(N, T::CUDA_NAME);
+    let src = program.source(N, T::CUDA_NAME);
+    let what = format!(
+        "program {}, N = {N}, {} terms, {arch}",
+        program.name,
+        T::CUDA_NAME
+    );
     let ptx = compile_ptx_with_opts(&src, opts).map_err(|e| match e {
         CompileError::CompileError { log, options, .. } => GpuError::new(GpuErrorKind::Compile {
-            what: format!(
-                "N = {N}, {} terms, {arch}, options {options:?}",
-                T::CUDA_NAME
-            ),
+            what: format!("{what}, options {options:?}"),
             log: log.to_string_lossy().into_owned(),
         }),
         other => GpuError::new(GpuErrorKind::Compile {
-            what: format!("N = {N}, {} terms, {arch}", T::CUDA_NAME),
+            what: what.clone(),
             log: format!("{other:?}"),
         }),
     })?;
     let text = ptx.to_src();
     // For inspection (ptxas -v, cuobjdump -sass): EXPANSE_GPU_PTX_DIR=<dir> writes each PTX.
     if let Ok(dir) = std::env::var("EXPANSE_GPU_PTX_DIR") {
-        let path =
-            std::path::Path::new(&dir).join(format!("orbits_n{N}_{}_{arch}.ptx", T::CUDA_NAME));
+        let path = std::path::Path::new(&dir).join(format!(
+            "{}_n{N}_{}_{arch}.ptx",
+            program.name,
+            T::CUDA_NAME
+        ));
         let _ = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(path, &text));
     }
     ptx_cache()
@@ -344,6 +399,7 @@ impl GpuContext {
                 ctx,
                 stream,
                 funcs: Mutex::new(HashMap::new()),
+                modules: Mutex::new(HashMap::new()),
             });
         }
         Ok(Self { devices })
@@ -387,6 +443,58 @@ impl GpuContext {
     pub fn arch(&self, i: usize) -> String {
         let (ma, mi) = self.devices[i].info.compute_capability;
         format!("compute_{ma}{mi}")
+    }
+
+    /// Number of GPUs in use (their indices in this context are `0..device_count()`).
+    pub fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// The CUDA context of GPU `i` of this context.
+    pub fn cuda_context(&self, i: usize) -> &Arc<CudaContext> {
+        &self.devices[i].ctx
+    }
+
+    /// The stream on which this crate launches work on GPU `i` (its default stream).
+    pub fn stream(&self, i: usize) -> &Arc<CudaStream> {
+        &self.devices[i].stream
+    }
+
+    /// The kernel `name` of `program` compiled for N terms of T, loaded on GPU `i`; compiled
+    /// (NVRTC) and loaded once per process and device, then taken from the cache.
+    pub fn function<T: GpuTerm, const N: usize>(
+        &self,
+        i: usize,
+        program: &CudaProgram,
+        name: &str,
+    ) -> Result<CudaFunction, GpuError> {
+        let dev = &self.devices[i];
+        let key = (program.name, N, T::CUDA_NAME);
+        let cached = dev
+            .modules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        let module = match cached {
+            Some(m) => m,
+            None => {
+                let (ma, mi) = dev.info.compute_capability;
+                let ptx = compile_program_ptx::<T, N>(program, &format!("compute_{ma}{mi}"))?;
+                let m = dev
+                    .ctx
+                    .load_module(Ptx::from_src(ptx))
+                    .map_err(|e| drv(&format!("loading program {}", program.name), e))?;
+                dev.modules
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, m.clone());
+                m
+            }
+        };
+        module
+            .load_function(name)
+            .map_err(|e| drv(&format!("kernel {name} of program {}", program.name), e))
     }
 
     fn funcs<T: GpuTerm, const N: usize>(&self, dev: &Device) -> Result<FuncPair, GpuError> {
@@ -627,7 +735,7 @@ impl GpuContext {
         b.arg(&mut bufs.y);
         b.arg(&mut bufs.index);
         b.arg(&mut bufs.counters);
-        // SAFETY: the argument list matches ORBITS_ARGS in kernels.cu; every buffer holds at
+        // SAFETY: the argument list matches ORBITS_ARGS in cuda/orbits.cu; every buffer holds at
         // least `capacity` (records) or 5 (counters) elements and the grid covers `count`.
         unsafe { b.launch(cfg) }.map_err(|e| drv("launching the orbit kernel", e))?;
         Ok(())

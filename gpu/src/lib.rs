@@ -1,7 +1,8 @@
 //! # expanse-gpu: the GPU backend of the Hénon sink search
 //!
 //! CUDA C++ kernels for n-term expansions (N = 1..8 terms of `double` or `float`) and for the
-//! per-orbit search, embedded as source ([`KERNEL_SOURCE`]), compiled at run time by NVRTC
+//! per-orbit search, embedded as source (`gpu/src/cuda/`: [`PRELUDE`] and one file per topic, combined into
+//! [`CudaProgram`]s such as [`ORBITS_PROGRAM`]), compiled at run time by NVRTC
 //! (through cudarc, loaded dynamically) for the device's architecture with `--fmad=false`, and
 //! cached per (N, term type, architecture) for the process.
 //!
@@ -33,7 +34,7 @@ pub use contract::{
     SearchSettings,
 };
 pub use device::{
-    compile_ptx, kernel_source, CompactResult, DeviceInfo, DeviceSelection, GpuContext, GpuTerm,
-    KERNEL_SOURCE,
+    compile_program_ptx, compile_ptx, kernel_source, CompactResult, CudaProgram, DeviceInfo,
+    DeviceSelection, GpuContext, GpuTerm, KERNEL_SOURCE, ORBITS_PROGRAM, PRELUDE,
 };
 pub use error::{GpuError, GpuErrorKind, GpuUnavailable};

@@ -2,7 +2,7 @@
 //! (`tests/cpu_shim/`, one "thread" at a time, `-ffp-contract=off` as NVRTC's `--fmad=false`),
 //! must return records bit-identical to the Rust reference ([`reference_orbit`], the search
 //! arithmetic of expanse-core) for every N and both term types. This catches any divergence
-//! between `kernels.cu` and `core/src/fast.rs` without a GPU; the device check
+//! between `cuda/orbits.cu` and `core/src/fast.rs` without a GPU; the device check
 //! (`expanse bench gpu --check`) repeats the comparison on the GPU itself.
 //!
 //! Needs a host C++ compiler (`c++`, or `$CXX`); without one the test says so and passes.

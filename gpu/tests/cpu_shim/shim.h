@@ -1,6 +1,6 @@
-// CPU shim for gpu/src/kernels.cu: lets a host C++ compiler build the kernel source unchanged
+// CPU shim for the CUDA sources of gpu/src/cuda/: lets a host C++ compiler build the kernel source unchanged
 // (one "thread" at a time), so tests without a GPU check that the CUDA code computes exactly
-// what the Rust reference computes. Only what kernels.cu uses is provided. Compile with
+// what the Rust reference computes. Only what those sources use is provided. Compile with
 // -ffp-contract=off (the analogue of NVRTC's --fmad=false).
 #include <cmath>
 #include <cstdint>
