@@ -7,20 +7,11 @@
 //!
 //! Needs a host C++ compiler (`c++`, or `$CXX`); without one the test says so and passes.
 
+use crate::shim::{compiler, shim_dir};
 use expanse_core::Expansion;
 use expanse_gpu::{check_batch, kernel_source, reference_batch, GpuTerm, OrbitRecord};
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-fn compiler() -> Option<String> {
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
-    Command::new(&cxx)
-        .arg("--version")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|_| cxx)
-}
 
 fn check<T: GpuTerm, const N: usize>(cxx: &str, dir: &std::path::Path) {
     let shim = include_str!("cpu_shim/shim.h");
@@ -127,8 +118,7 @@ fn kernel_source_matches_the_reference_bit_for_bit() {
         eprintln!("no host C++ compiler (c++ or $CXX): kernel-source check skipped");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("expanse-gpu-shim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = shim_dir("orbits");
     check::<f64, 1>(&cxx, &dir);
     check::<f64, 2>(&cxx, &dir);
     check::<f64, 3>(&cxx, &dir);

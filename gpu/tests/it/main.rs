@@ -1,0 +1,6 @@
+//! expanse-gpu's integration tests, one test binary (link time is the cost of each binary).
+//! Without a GPU they check the CUDA sources by building them for the host (`shim`); the same
+//! comparisons run on a device through `expanse bench ... --check`.
+
+mod orbits_on_cpu;
+mod shim;
