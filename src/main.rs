@@ -35,6 +35,8 @@ enum Command {
     Demo(cmd::demo::Args),
     /// A sink's parameter window along a line: certified inner interval, estimated ends.
     Window(cmd::window::Args),
+    /// Follow a sink's strip in the (a, b) plane to the point nearest a target; prove sinks there.
+    Continue(cmd::continue_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Window(a) => cmd::window::run(a),
+        Command::Continue(a) => cmd::continue_cmd::run(a),
     };
     match result {
         Ok(code) => code.into(),

@@ -42,6 +42,9 @@
 //! 8. Parameter windows ([`window`]): along a line through a sink's parameters, a certified
 //!    inner interval (touching segments, each proved by this pipeline on its own box) and the
 //!    estimated saddle-node / period-doubling ends.
+//! 9. Continuation in the (a, b) plane ([`continuation`]): the strip's centre line
+//!    tr Dh^p = 0 followed by predictor–corrector continuation to the point nearest a target,
+//!    proved there at point parameters and on a small box.
 //!
 //! ## Cost as a function of the period p
 //! Let P(p) be the bits used: P ≈ 2.1·log₂ Γ + 64 with log₂ Γ ≈ l1 + l2 (measured: 1380 at
@@ -76,6 +79,7 @@
 pub mod bench;
 pub mod candidates;
 pub mod cert;
+pub mod continuation;
 pub mod crosscheck;
 pub mod engine;
 pub mod error;

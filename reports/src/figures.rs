@@ -18,9 +18,9 @@ use std::sync::Once;
 pub const SIZE: (u32, u32) = (900, 700);
 const FONT: &str = "sans-serif";
 const CAPTION_PX: u32 = 32;
-const DESC_PX: u32 = 30;
-const TICK_PX: u32 = 26;
-const LEGEND_PX: u32 = 24;
+pub(crate) const DESC_PX: u32 = 30;
+pub(crate) const TICK_PX: u32 = 26;
+pub(crate) const LEGEND_PX: u32 = 24;
 
 static FONTS: Once = Once::new();
 
@@ -34,9 +34,9 @@ fn register_fonts() {
     });
 }
 
-type DrawResult = std::result::Result<(), String>;
+pub(crate) type DrawResult = std::result::Result<(), String>;
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
+pub(crate) fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
 
@@ -77,10 +77,10 @@ pub fn render<F: Figure>(fig: &F, stem: &Path) -> Result<Vec<PathBuf>> {
     Ok(vec![png, svg])
 }
 
-fn caption_font() -> FontDesc<'static> {
+pub(crate) fn caption_font() -> FontDesc<'static> {
     FontDesc::new(FontFamily::Name(FONT), CAPTION_PX as f64, FontStyle::Bold)
 }
-fn font(px: u32) -> FontDesc<'static> {
+pub(crate) fn font(px: u32) -> FontDesc<'static> {
     FontDesc::new(FontFamily::Name(FONT), px as f64, FontStyle::Normal)
 }
 
@@ -118,7 +118,7 @@ fn bounds(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64, f64, f64) {
 
 /// Tick label without trailing noise; values below 10⁻⁹ of the axis span print as 0 (plotters
 /// places ticks at multiples computed in floating point, e.g. −5.55e−17 for 0).
-fn tick(v: f64, span: f64) -> String {
+pub(crate) fn tick(v: f64, span: f64) -> String {
     if v == 0.0 || v.abs() < span.abs() * 1e-9 {
         return "0".into();
     }

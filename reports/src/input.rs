@@ -139,6 +139,8 @@ pub struct Inputs {
     pub rates: Vec<BenchRate>,
     /// Proof timings.
     pub proof_timings: Vec<ProofTiming>,
+    /// Strips followed by `expanse continue` and segments certified by `expanse window`.
+    pub strips: Vec<crate::near::Strip>,
 }
 
 impl Inputs {
@@ -148,6 +150,7 @@ impl Inputs {
             && self.certificates.is_empty()
             && self.rates.is_empty()
             && self.proof_timings.is_empty()
+            && self.strips.is_empty()
     }
 }
 
@@ -640,6 +643,12 @@ pub fn load(paths: &[PathBuf]) -> Result<Inputs> {
         for (v, line) in records {
             let kind = classify(&v);
             if kind == Kind::Other {
+                // `expanse continue` and `expanse window` records: strips for the figure near a
+                // target.
+                if crate::near::is_strip_record(&v) {
+                    inputs.strips.extend(crate::near::parse_strip(&v, &path)?);
+                    continue;
+                }
                 if !explicit {
                     // A directory may hold other JSON (manifests, bench output): skip the file.
                     break;

@@ -7,7 +7,10 @@
 //!   parameter map, a histogram of periods, and benchmark charts;
 //! - tables of certificates in Markdown and LaTeX/booktabs ([`tables`]) whose intervals are
 //!   rounded outward, so a printed enclosure still contains the proved one;
-//! - orbits iterated in a chosen n-double precision ([`orbit`]) for `expanse orbit`.
+//! - orbits iterated in a chosen n-double precision ([`orbit`]) for `expanse orbit`;
+//! - near a target point (`--target`): certified sinks and candidates ranked by their exact
+//!   distance to it, and the plane around it with the certified boxes and followed strips
+//!   drawn to scale ([`near`]).
 //!
 //! The readers ([`input`]) accept the small spelling differences of formats that evolve
 //! elsewhere, and refuse unreadable files and mixed schemas with an [`Error`] naming the file
@@ -18,6 +21,7 @@
 pub mod error;
 pub mod figures;
 pub mod input;
+pub mod near;
 pub mod num;
 pub mod orbit;
 pub mod report;
@@ -25,4 +29,4 @@ pub mod tables;
 
 pub use error::{Error, ErrorKind, Result};
 pub use input::{load, load_bench, BenchRate, Candidate, Certificate, Inputs, ProofTiming, Status};
-pub use report::{write_report, Report};
+pub use report::{write_report, write_report_near, Report};

@@ -4,6 +4,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::figures::{self, OrbitFigure, ProofTimeFigure, RateFigure};
 use crate::input::{Inputs, Status};
+use crate::near::{self, Target};
 use crate::orbit::classical_attractor;
 use crate::tables;
 use std::collections::BTreeSet;
@@ -60,6 +61,13 @@ fn push_figure(rep: &mut Report, files: Vec<PathBuf>, caption: &str) {
 
 /// Writes every figure and table the inputs allow into `out` (created if missing).
 pub fn write_report(inputs: &Inputs, out: &Path) -> Result<Report> {
+    write_report_near(inputs, out, None)
+}
+
+/// As [`write_report`], and with a target point also the ranking of certified sinks and of
+/// candidates by their distance to it, and the figure of the plane around it
+/// ([`crate::near`]).
+pub fn write_report_near(inputs: &Inputs, out: &Path, target: Option<&Target>) -> Result<Report> {
     if inputs.is_empty() {
         return Err(Error::new(
             ErrorKind::Empty,
@@ -210,6 +218,47 @@ pub fn write_report(inputs: &Inputs, out: &Path) -> Result<Report> {
             figures::render(&fig, &out.join("proof_time"))?,
             "measured proof time against period (log-log)",
         );
+    }
+
+    // Near the target.
+    if let Some(t) = target {
+        let ranked = near::rank_sinks(certs, t);
+        let md = out.join("closest_sinks.md");
+        write_atomic(&md, &near::closest_sinks_markdown(&ranked, t))?;
+        rep.entries.push(Entry {
+            path: md,
+            caption: format!(
+                "certified sinks ranked by exact distance to ({}, {}) (Markdown)",
+                t.text.0, t.text.1
+            ),
+        });
+        let tex = out.join("closest_sinks.tex");
+        write_atomic(&tex, &near::closest_sinks_latex(&ranked, t))?;
+        rep.entries.push(Entry {
+            path: tex,
+            caption: "the same ranking in LaTeX (booktabs)".into(),
+        });
+        if !cands.is_empty() {
+            let md = out.join("candidates_by_distance.md");
+            write_atomic(
+                &md,
+                &near::candidates_by_distance_markdown(cands, t, near::CANDIDATE_ROWS),
+            )?;
+            rep.entries.push(Entry {
+                path: md,
+                caption: format!(
+                    "candidates ranked by distance to ({}, {}): where window and continue can start",
+                    t.text.0, t.text.1
+                ),
+            });
+        }
+        if let Some(fig) = near::near_target_figure(&ranked, &inputs.strips, t) {
+            push_figure(
+                &mut rep,
+                figures::render(&fig, &out.join("near_target"))?,
+                "the (a, b) plane around the target, offsets on equal axes: certified sinks (boxes to scale, numbered by rank), strips followed by `expanse continue` (centre line, dashed where extended along its tangent; edge circled), the record point and the target",
+            );
+        }
     }
 
     // Index.

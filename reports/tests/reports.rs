@@ -3,6 +3,8 @@
 //! PNG and SVG of the intended size that shows what its caption says.
 
 use expanse_reports::{load, load_bench, write_report, ErrorKind, Status};
+
+mod near_target;
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> PathBuf {

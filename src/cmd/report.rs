@@ -23,6 +23,11 @@ pub struct Args {
     /// Write into an output folder that already holds files.
     #[arg(long)]
     pub force: bool,
+    /// Also rank certified sinks and candidates by exact distance to the point A,B (e.g.
+    /// 1.4,0.3) and draw the plane around it (closest_sinks.md/.tex,
+    /// candidates_by_distance.md, near_target.png/.svg).
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub target: Option<String>,
 }
 
 /// Arguments of `expanse orbit`.
@@ -82,11 +87,21 @@ pub fn make_report(
     bench: &[PathBuf],
     out: &Path,
 ) -> Result<expanse_reports::Report, CliError> {
+    make_report_near(inputs, bench, out, None)
+}
+
+/// [`make_report`] with an optional target point for the rankings and the figure near it.
+pub fn make_report_near(
+    inputs: &[PathBuf],
+    bench: &[PathBuf],
+    out: &Path,
+    target: Option<&expanse_reports::near::Target>,
+) -> Result<expanse_reports::Report, CliError> {
     let mut loaded = expanse_reports::load(inputs).map_err(cli_error)?;
     for b in bench {
         expanse_reports::load_bench(b, &mut loaded).map_err(cli_error)?;
     }
-    expanse_reports::write_report(&loaded, out).map_err(cli_error)
+    expanse_reports::write_report_near(&loaded, out, target).map_err(cli_error)
 }
 
 /// Runs `expanse report`.
@@ -103,7 +118,14 @@ pub fn run(args: Args) -> CmdResult {
             args.out.display()
         )));
     }
-    let rep = make_report(&args.inputs, &args.bench, &args.out)?;
+    let target = match &args.target {
+        Some(t) => Some(
+            expanse_reports::near::Target::parse(t)
+                .map_err(|e| CliError::usage(format!("--{}", e.message)))?,
+        ),
+        None => None,
+    };
+    let rep = make_report_near(&args.inputs, &args.bench, &args.out, target.as_ref())?;
     println!(
         "expanse report: wrote {} files to {} (see {}/index.md)",
         rep.entries.len(),

@@ -2,6 +2,7 @@
 //! instead of one per file; see the README's "Development" section). Each module is one
 //! command or topic, run against the binary of this build (`CARGO_BIN_EXE_expanse`).
 
+mod continue_cli;
 mod demo;
 mod prove_cli;
 mod readme;
