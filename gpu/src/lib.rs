@@ -20,6 +20,12 @@
 //! [`reference_orbit`]; for the same inputs GPU and CPU records are bit-identical, which
 //! `expanse bench gpu --check` verifies on a device for every N and both term types.
 //!
+//! [`functions`] carries the *accurate tier* ([`ACCURATE_CU`], reusable by any program) and the
+//! elementary functions of `expanse_core::functions` to the GPU, again operation for operation
+//! (bit-identical results): [`GpuContext::eval_unary`], [`GpuContext::eval_binary`] and
+//! [`GpuContext::eval_powi`] map a function over a slice of expansions; `expanse bench
+//! functions --check` verifies the identity on a device ([`fn_check`] makes the arguments).
+//!
 //! This crate depends only on `expanse-core`; its record types are plain data so the search
 //! crate can convert them. Without a GPU everything compiles, and every entry point returns an
 //! error with the reason instead of panicking.
@@ -28,6 +34,8 @@
 pub mod contract;
 pub mod device;
 pub mod error;
+pub mod fn_check;
+pub mod functions;
 
 pub use contract::{
     check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,
@@ -38,3 +46,6 @@ pub use device::{
     DeviceSelection, GpuContext, GpuTerm, KERNEL_SOURCE, ORBITS_PROGRAM, PRELUDE,
 };
 pub use error::{GpuError, GpuErrorKind, GpuUnavailable};
+pub use functions::{
+    binary_id, functions_program, unary_id, AccOp, ACCURATE_CU, ACCURATE_PROGRAM, FUNCTIONS_CU,
+};

@@ -18,7 +18,9 @@ pub struct Args {
     #[arg(long, default_value = "all")]
     pub devices: String,
     /// `gpu` only: run the CPU/GPU identity check (every N, both term types) instead of the
-    /// throughput benchmark; exit 1 if any record differs.
+    /// throughput benchmark; exit 1 if any record differs. `functions`: the same for the
+    /// elementary functions and the accurate tier on the GPU against the CPU, bit for bit
+    /// (every function, N = 1..8, both term types).
     #[arg(long)]
     pub check: bool,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],

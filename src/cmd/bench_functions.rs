@@ -9,15 +9,33 @@
 //! alternation, three times each, and keeps the best (the machine may be shared); time is this
 //! process's on-CPU time when the kernel reports it, else wall-clock time.
 //!
+//! GPU columns (when a GPU is usable, else said once and left empty): the same function and N
+//! evaluated by the CUDA kernels of `expanse_gpu::functions` on GPU 0 over about 4·10⁶
+//! arguments (the 64 arguments tiled, `× --scale`), kernel time only (arguments on the device),
+//! in evaluations per second, and that rate over the one-thread CPU rate.
+//!
+//! `--check` instead runs the device identity check: on a usable GPU, every function (and pow,
+//! atan2, hypot, powi, and the accurate tier's operations) for N = 1..8 and both term types on
+//! ≥ 10⁴ random and edge arguments each (`expanse_gpu::fn_check`), GPU against CPU bit for bit
+//! (NaN payloads and the sign of a zero lower term aside: `same_expansion`); prints a table of
+//! mismatches and exits 1 on any (2 when no GPU is usable).
+//!
 //! Reference numbers for the targets (QD 2.3.23 and MPFR 4.2 on the 2-core development
 //! machine, ns per call, issue 13): dd exp 290, log 330, sin 298, atan 427; qd exp 2920,
 //! log 8881, sin 2708, atan 10553; MPFR-106 exp 1329; MPFR-212 exp 1891; MPFR-424 exp 3368.
 
 use super::bench::Args;
 use super::bench_cpu::cpu_seconds;
-use super::{CmdResult, Outcome};
-use expanse_core::functions::{eval_unary_f32, eval_unary_f64, Unary};
-use expanse_core::{Expansion, MAX_TERMS};
+use super::{CliError, CmdResult, Outcome};
+use expanse_core::functions::{eval_binary, eval_unary, eval_unary_f32, eval_unary_f64};
+use expanse_core::functions::{Binary, Unary};
+use expanse_core::{Expansion, FloatTerm, MAX_TERMS};
+use expanse_gpu::fn_check::{
+    accurate_operands, binary_arguments, powi_arguments, unary_arguments, POWI_EXPONENTS,
+};
+use expanse_gpu::functions::{acc_reference, same_expansion};
+use expanse_gpu::{AccOp, DeviceSelection, GpuContext, GpuTerm};
+use rayon::prelude::*;
 use rug::{Assign, Float};
 use serde::Serialize;
 use std::hint::black_box;
@@ -34,6 +52,10 @@ struct Row {
     mpfr_ns_per_call: f64,
     /// MPFR time / expansion time (> 1: the expansion is faster).
     speedup_vs_mpfr: f64,
+    /// Evaluations per second on GPU 0 (kernel time), when a GPU is usable.
+    gpu_evals_per_s: Option<f64>,
+    /// The GPU rate over the one-thread CPU rate.
+    gpu_vs_cpu_thread: Option<f64>,
 }
 
 /// Arguments for `f`: 64 values spread over a typical part of its domain.
@@ -176,28 +198,120 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
         ns_per_call: ns,
         mpfr_ns_per_call: mp_ns,
         speedup_vs_mpfr: mp_ns / ns,
+        gpu_evals_per_s: None,
+        gpu_vs_cpu_thread: None,
+    }
+}
+
+/// The 64 arguments of `f` as N-term expansions of T (as the CPU measurement uses them).
+fn gpu_arguments<T: FloatTerm, const N: usize>(f: Unary) -> Vec<Expansion<T, N>> {
+    arguments(f)
+        .iter()
+        .map(|&a| {
+            let t = expansion_terms_f64(a, N);
+            let mut terms = [T::ZERO; N];
+            if T::PRECISION == 53 {
+                for (o, v) in terms.iter_mut().zip(t.iter()) {
+                    *o = T::from_f64(*v);
+                }
+                Expansion::try_from_normalized(terms)
+                    .unwrap_or_else(|| Expansion::from_terms(terms))
+            } else {
+                Expansion::from_f64(a)
+            }
+        })
+        .collect()
+}
+
+/// Evaluations per second of `f` at N terms of T on GPU 0: the 64 arguments tiled to about
+/// 4·10⁶·`scale`, launches repeated to fill about 0.2 s·`scale`.
+fn gpu_rate<T: GpuTerm, const N: usize>(
+    ctx: &GpuContext,
+    f: Unary,
+    scale: f64,
+) -> Result<f64, expanse_gpu::GpuError> {
+    let base = gpu_arguments::<T, N>(f);
+    let count = ((4u64 << 20) as f64 * scale).max(64.0) as usize;
+    let xs: Vec<Expansion<T, N>> = base.iter().cycle().take(count).copied().collect();
+    ctx.prepare_functions::<T, N>()?;
+    let once = ctx.time_unary(f, &xs, 1)?;
+    let launches = ((0.2 * scale / once.max(1e-6)).round() as usize).clamp(1, 50);
+    let secs = ctx.time_unary(f, &xs, launches)?;
+    Ok(xs.len() as f64 / secs)
+}
+
+/// [`gpu_rate`] at a run-time (term type, N) among those of the table.
+fn gpu_rate_dyn(
+    ctx: &GpuContext,
+    f: Unary,
+    term: &str,
+    n: usize,
+    scale: f64,
+) -> Result<f64, expanse_gpu::GpuError> {
+    match (term, n) {
+        ("f64", 1) => gpu_rate::<f64, 1>(ctx, f, scale),
+        ("f64", 2) => gpu_rate::<f64, 2>(ctx, f, scale),
+        ("f64", 3) => gpu_rate::<f64, 3>(ctx, f, scale),
+        ("f64", 4) => gpu_rate::<f64, 4>(ctx, f, scale),
+        ("f64", 8) => gpu_rate::<f64, 8>(ctx, f, scale),
+        ("f32", 2) => gpu_rate::<f32, 2>(ctx, f, scale),
+        ("f32", 4) => gpu_rate::<f32, 4>(ctx, f, scale),
+        _ => Ok(f64::NAN),
     }
 }
 
 /// Runs `expanse bench functions`.
 pub fn run(args: &Args) -> CmdResult {
+    if args.check {
+        return check(args);
+    }
     let budget = 0.02 * args.scale;
     let mut rows = Vec::new();
+    let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
+    let gpu = match GpuContext::probe_devices(&sel) {
+        Ok(ctx) => {
+            eprintln!(
+                "bench functions: GPU columns on {} (GPU 0 only)",
+                ctx.describe()
+            );
+            Some(ctx)
+        }
+        Err(u) => {
+            eprintln!("bench functions: no GPU is usable ({u}); GPU columns left empty");
+            None
+        }
+    };
     let cases: [(&'static str, &[usize]); 2] = [("f64", &[1, 2, 3, 4, 8]), ("f32", &[2, 4])];
     if !args.json {
         println!("expanse bench functions (one thread; ns per call, best of 3; MPFR at the same precision in the same run)");
         println!(
-            "| function | terms | N | ns/call | MPFR bits | MPFR ns/call | MPFR / expansion |"
+            "| function | terms | N | ns/call | MPFR bits | MPFR ns/call | MPFR / expansion | GPU eval/s | GPU / CPU thread |"
         );
-        println!("| --- | --- | --- | --- | --- | --- | --- |");
+        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     }
     for f in Unary::ALL {
         for (term, ns) in cases {
             for &n in ns {
-                let r = measure(f, term, n, budget);
+                let mut r = measure(f, term, n, budget);
+                if let Some(ctx) = &gpu {
+                    match gpu_rate_dyn(ctx, f, term, n, args.scale) {
+                        Ok(rate) if rate.is_finite() => {
+                            r.gpu_evals_per_s = Some(rate);
+                            r.gpu_vs_cpu_thread = Some(rate * r.ns_per_call * 1e-9);
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            return Err(CliError::failed(format!("bench functions: GPU: {e}")))
+                        }
+                    }
+                }
                 if !args.json {
+                    let (g, gr) = match (r.gpu_evals_per_s, r.gpu_vs_cpu_thread) {
+                        (Some(g), Some(gr)) => (format!("{g:.3e}"), format!("{gr:.0}")),
+                        _ => ("—".to_string(), "—".to_string()),
+                    };
                     println!(
-                        "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
+                        "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} | {g} | {gr} |",
                         r.function,
                         r.term,
                         r.n,
@@ -219,4 +333,226 @@ pub fn run(args: &Args) -> CmdResult {
         );
     }
     Ok(Outcome::Success)
+}
+
+// ---- device identity check ---------------------------------------------------------------
+
+/// One line of the check's table.
+#[derive(Serialize)]
+struct CheckRow {
+    what: String,
+    term: &'static str,
+    n: usize,
+    compared: usize,
+    mismatches: usize,
+    first: Option<String>,
+}
+
+fn terms_hex<T: FloatTerm>(t: &[T]) -> String {
+    let v: Vec<String> = t
+        .iter()
+        .map(|x| format!("{:#x}", x.to_bits_u64()))
+        .collect();
+    format!("[{}]", v.join(" "))
+}
+
+/// Compares GPU and CPU results (`args` describes each input for the report).
+fn tally<T: FloatTerm, const N: usize>(
+    what: String,
+    gpu: &[Expansion<T, N>],
+    cpu: &[Expansion<T, N>],
+    args: impl Fn(usize) -> String,
+) -> CheckRow {
+    let mut row = CheckRow {
+        what,
+        term: T::NAME,
+        n: N,
+        compared: gpu.len(),
+        mismatches: 0,
+        first: None,
+    };
+    for (i, (g, c)) in gpu.iter().zip(cpu).enumerate() {
+        if !same_expansion(g.terms(), c.terms()) {
+            row.mismatches += 1;
+            row.first.get_or_insert_with(|| {
+                format!(
+                    "{}: gpu {} cpu {}",
+                    args(i),
+                    terms_hex(g.terms()),
+                    terms_hex(c.terms())
+                )
+            });
+        }
+    }
+    if gpu.len() != cpu.len() {
+        row.mismatches += 1;
+        row.first = Some(format!(
+            "{} GPU results for {} inputs",
+            gpu.len(),
+            cpu.len()
+        ));
+    }
+    row
+}
+
+fn gpu_err(e: expanse_gpu::GpuError) -> CliError {
+    CliError::failed(format!("bench functions --check: {e}"))
+}
+
+/// Every check at N terms of T: the accurate tier's operations, the unary functions, the
+/// binary ones and powi.
+fn check_one<T: GpuTerm, const N: usize>(
+    ctx: &GpuContext,
+    random: usize,
+) -> Result<Vec<CheckRow>, CliError> {
+    let mut rows = Vec::new();
+    let seed = 0x00C0_FFEE + 97 * N as u64 + T::PRECISION as u64;
+    let pairs = accurate_operands::<T, N>(random, seed);
+    for op in AccOp::ALL {
+        let gpu = ctx.eval_accurate(op, &pairs).map_err(gpu_err)?;
+        let cpu: Vec<(Expansion<T, N>, i32)> = pairs
+            .par_iter()
+            .map(|p| acc_reference(op, &p[0], &p[1]))
+            .collect();
+        let g: Vec<Expansion<T, N>> = gpu.iter().map(|r| r.0).collect();
+        let c: Vec<Expansion<T, N>> = cpu.iter().map(|r| r.0).collect();
+        let mut row = tally(format!("acc {op:?}"), &g, &c, |i| {
+            format!(
+                "a = {} b = {}",
+                terms_hex(pairs[i][0].terms()),
+                terms_hex(pairs[i][1].terms())
+            )
+        });
+        if op == AccOp::Add {
+            for (i, (gr, cr)) in gpu.iter().zip(&cpu).enumerate() {
+                if gr.1 != cr.1 {
+                    row.mismatches += 1;
+                    row.first.get_or_insert_with(|| {
+                        format!("acc_cmp element {i}: gpu {} cpu {}", gr.1, cr.1)
+                    });
+                }
+            }
+        }
+        rows.push(row);
+    }
+    for (k, f) in Unary::ALL.into_iter().enumerate() {
+        let xs = unary_arguments::<T, N>(f, random, seed + 1 + k as u64);
+        let gpu = ctx.eval_unary(f, &xs).map_err(gpu_err)?;
+        let cpu: Vec<Expansion<T, N>> = xs.par_iter().map(|x| eval_unary(f, x)).collect();
+        rows.push(tally(f.name().to_string(), &gpu, &cpu, |i| {
+            format!("x = {}", terms_hex(xs[i].terms()))
+        }));
+    }
+    for (k, f) in Binary::ALL.into_iter().enumerate() {
+        let ps = binary_arguments::<T, N>(f, random, seed + 50 + k as u64);
+        let (a, b): (Vec<Expansion<T, N>>, Vec<Expansion<T, N>>) =
+            ps.iter().map(|p| (p[0], p[1])).unzip();
+        let gpu = ctx.eval_binary(f, &a, &b).map_err(gpu_err)?;
+        let cpu: Vec<Expansion<T, N>> = ps
+            .par_iter()
+            .map(|p| eval_binary(f, &p[0], &p[1]))
+            .collect();
+        rows.push(tally(f.name().to_string(), &gpu, &cpu, |i| {
+            format!(
+                "x = {} y = {}",
+                terms_hex(a[i].terms()),
+                terms_hex(b[i].terms())
+            )
+        }));
+    }
+    let xs = powi_arguments::<T, N>(random / 4, seed + 80);
+    let mut all_gpu = Vec::new();
+    let mut all_cpu = Vec::new();
+    let mut labels = Vec::new();
+    for e in POWI_EXPONENTS {
+        all_gpu.extend(ctx.eval_powi(&xs, e).map_err(gpu_err)?);
+        all_cpu.extend(xs.par_iter().map(|x| x.powi(e)).collect::<Vec<_>>());
+        labels.extend(xs.iter().map(|x| (e, *x)));
+    }
+    rows.push(tally("powi".to_string(), &all_gpu, &all_cpu, |i| {
+        format!("x = {} n = {}", terms_hex(labels[i].1.terms()), labels[i].0)
+    }));
+    Ok(rows)
+}
+
+/// `expanse bench functions --check`.
+fn check(args: &Args) -> CmdResult {
+    let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
+    let ctx = GpuContext::probe_devices(&sel).map_err(|u| {
+        CliError::usage(format!(
+            "bench functions --check: {u}; without a GPU, `cargo test -p expanse-gpu` checks the \
+             CUDA source on the host instead"
+        ))
+    })?;
+    eprintln!("bench functions --check: using {}", ctx.describe());
+    let random = ((10_000.0 * args.scale) as usize).max(100);
+    let t0 = std::time::Instant::now();
+    let mut rows = Vec::new();
+    macro_rules! each {
+        ($($t:ty, $n:literal;)*) => {
+            $(
+                let r = check_one::<$t, $n>(&ctx, random)?;
+                let bad: usize = r.iter().map(|x| x.mismatches).sum();
+                eprintln!(
+                    "  {} N={}: {} results compared, {} mismatches ({:.0} s)",
+                    <$t as FloatTerm>::NAME,
+                    $n,
+                    r.iter().map(|x| x.compared).sum::<usize>(),
+                    bad,
+                    t0.elapsed().as_secs_f64()
+                );
+                rows.extend(r);
+            )*
+        };
+    }
+    each! {
+        f64, 1; f64, 2; f64, 3; f64, 4; f64, 5; f64, 6; f64, 7; f64, 8;
+        f32, 1; f32, 2; f32, 3; f32, 4; f32, 5; f32, 6; f32, 7; f32, 8;
+    }
+    let total: usize = rows.iter().map(|r| r.compared).sum();
+    let bad: usize = rows.iter().map(|r| r.mismatches).sum();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "bench": "functions-check",
+                "devices": ctx.describe(),
+                "compared": total,
+                "mismatches": bad,
+                "rows": rows,
+            }))
+            .expect("rows serialise")
+        );
+    } else {
+        println!(
+            "expanse bench functions --check on {}: GPU against CPU, bit for bit",
+            ctx.describe()
+        );
+        println!("| function | terms | N | compared | mismatches | first mismatch |");
+        println!("| --- | --- | --- | --- | --- | --- |");
+        for r in &rows {
+            if r.mismatches > 0 {
+                println!(
+                    "| {} | {} | {} | {} | {} | {} |",
+                    r.what,
+                    r.term,
+                    r.n,
+                    r.compared,
+                    r.mismatches,
+                    r.first.as_deref().unwrap_or("")
+                );
+            }
+        }
+        println!(
+            "| all ({} checks) | f64, f32 | 1..8 | {total} | {bad} | |",
+            rows.len()
+        );
+    }
+    if bad > 0 {
+        eprintln!("bench functions --check: {bad} of {total} results differ");
+        Ok(Outcome::NotEstablished)
+    } else {
+        eprintln!("bench functions --check: all {total} results identical");
+        Ok(Outcome::Success)
+    }
 }

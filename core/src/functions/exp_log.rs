@@ -129,8 +129,9 @@
 //! steps y ← y + c, c = (w − expm1(y))/(1 + expm1(y)) = e^{y*−y} − 1, each at full
 //! precision, until the computed correction satisfies |ĉ₀| ≤ 2^{−h}|y₀| with h = ⌈P/2⌉ for
 //! N ≥ 3 and h = ⌈P/2⌉ − 2 for N ≤ 2 (a run-time check, so the proof does not rely on the
-//! seed's accuracy; at most 8 steps). *Seed* (precision doubling): for N ≤ 2 libm
-//! `ln_1p(w₀)` (53 bits: h = ⌈P/2⌉ − 2 lets one step pass the check for a seed within 4
+//! seed's accuracy; at most 8 steps). *Seed* (precision doubling): for N ≤ 2 an f64
+//! ln_1p(w₀) from IEEE operations only (`functions/seeds.rs`, so the GPU repeats it; 53 bits:
+//! h = ⌈P/2⌉ − 2 lets one step pass the check for a seed within 4
 //! units of 2^{−53}); for N ≥ 3 this same core at M = ⌊N/2⌋ + 1 terms on w's first M terms
 //! (about pM − 8 > P/2 + 16 bits, so one full-precision step passes the check), recursively
 //! (8 → 5 → 3 → 2, 4 → 3 → 2, …): the costly full-precision steps drop from 2–4 to 1.
@@ -172,7 +173,8 @@
 //!
 //! # cbrt
 //!
-//! |x| = 2^{3j}·a with a ∈ [1, 8) (exact scaling), y ← libm `cbrt(a₀)`, Newton
+//! |x| = 2^{3j}·a with a ∈ [1, 8) (exact scaling), y ← an f64 cbrt(a₀) from IEEE
+//! operations only (`functions/seeds.rs`, half an ulp, so the GPU repeats it), Newton
 //! y ← y − (y³ − a)/(3y²) at full precision until |ĉ₀| ≤ 2^{−h}|y₀| (h = ⌈P/2⌉, at most 8
 //! steps). Exact Newton from y_b = y*(1 + ε): relative error ν = ε²(1 + 2ε/3)/(1 + ε)² ≤
 //! 1.1ε² (|ε| ≤ 0.01). Computed: ŷ³ = y_b³(1 + η₃), |ln(1 + η₃)| ≤ 2 lg μ, the difference
@@ -208,6 +210,7 @@
 use super::constants::{
     constant, constant_terms, exp_j256, expm1_j256, inv_fact, Constant, EXP_TABLE_J, TABLE_TERMS,
 };
+use super::seeds::{cbrt_seed, ln_1p_seed, pow2};
 use super::{Binary, ErrorBound, Unary};
 use crate::accurate::round_exact_sum;
 use crate::bounds;
@@ -221,7 +224,7 @@ type E<T, const N: usize> = Expansion<T, N>;
 const FIN: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
 
 /// Most Newton steps of ln_1p and cbrt (the run-time check stops them after 1 to 3).
-const MAX_NEWTON: usize = 8;
+pub(crate) const MAX_NEWTON: usize = 8;
 
 // ---------------------------------------------------------------------------------------
 // Small helpers.
@@ -280,7 +283,7 @@ pub(crate) const EXP_EMAX: i32 = -8;
 /// (d, σ_N): Taylor degree and scaling exponent of e^r − 1 on |r′| ≤ 2^{−σ_N}, truncation
 /// below 2^{−P−6} (module doc), for arguments with ilogb(r₀) + 1 ≤ `emax` (−1: |r₀| < 1/2, the general core;
 /// [`EXP_EMAX`]: exp after its table step), cached per (T, N).
-fn cached_params<T: FloatTerm>(n: usize, emax: i32) -> (usize, i32) {
+pub(crate) fn cached_params<T: FloatTerm>(n: usize, emax: i32) -> (usize, i32) {
     type Table = [[(usize, i32); crate::expansion::MAX_TERMS]; 4];
     static CELL: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let t = CELL.get_or_init(|| {
@@ -457,8 +460,8 @@ fn sub_k_ln2_j<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, j: i32) -> E<T
 }
 
 /// ln 2 = LN2_HI + LN2_LO + O(2^−106) (f64 leading terms of the table; for picking j only).
-const LN2_HI: f64 = core::f64::consts::LN_2;
-const LN2_LO: f64 = 2.319_046_813_846_299_6e-17;
+pub(crate) const LN2_HI: f64 = core::f64::consts::LN_2;
+pub(crate) const LN2_LO: f64 = 2.319_046_813_846_299_6e-17;
 
 /// Overflow/underflow thresholds of exp on the leading term (f64 or f32).
 fn exp_limits<T: FloatTerm>() -> (f64, f64) {
@@ -553,7 +556,7 @@ pub(crate) fn expm1<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
 /// k with v·2^{−k} ∈ [1/√2, √2) for a positive finite f64 v.
 fn ln_exponent(v: f64) -> i32 {
     let e = ilogb(v);
-    let m = v * (-e as f64).exp2();
+    let m = v * pow2(-e);
     if m >= core::f64::consts::SQRT_2 {
         e + 1
     } else {
@@ -575,7 +578,7 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
         let yb = hi(&y);
         y = y.add(&c);
         let c0 = hi(&c);
-        if c0 == 0.0 || c0.abs() <= yb.abs() * (-h as f64).exp2() {
+        if c0 == 0.0 || c0.abs() <= yb.abs() * pow2(-h) {
             break;
         }
         if !c0.is_finite() {
@@ -605,7 +608,7 @@ fn expm1_table<T: FloatTerm, const N: usize>(y: &E<T, N>) -> E<T, N> {
 }
 
 /// The convergence threshold h of the last Newton step of ln_1p (module doc): ⌈P/2⌉, less 2
-/// for N ≤ 2 (where the seed is libm's, about 53 bits, so that one step usually suffices).
+/// for N ≤ 2 (where the seed is an f64 one, about 53 bits, so that one step usually suffices).
 pub(crate) fn newton_h<T: FloatTerm>(n: usize) -> i32 {
     let h = (prec_bits::<T>(n) + 1) / 2;
     if n <= 2 {
@@ -641,12 +644,13 @@ fn seed_at<T: FloatTerm, const N: usize, const M: usize>(w: &E<T, N>) -> E<T, N>
     if y.is_finite() {
         padded(&y)
     } else {
-        E::from_f64(w.to_f64().ln_1p())
+        E::from_f64(ln_1p_seed(w.to_f64()))
     }
 }
 
-/// Starting value of the Newton iteration of ln_1p (precision doubling): libm's ln_1p for
-/// N ≤ 2, else the core at M = ⌊N/2⌋ + 1 terms (which carries more than P/2 + 40 bits, so
+/// Starting value of the Newton iteration of ln_1p (precision doubling): an f64 ln_1p
+/// ([`super::seeds::ln_1p_seed`], IEEE operations only) for N ≤ 2, else the core at
+/// M = ⌊N/2⌋ + 1 terms (which carries more than P/2 + 40 bits, so
 /// that one full-precision step usually passes the convergence check). Only a heuristic: the
 /// bound rests on the check of the last step alone.
 fn ln1p_seed<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
@@ -655,7 +659,7 @@ fn ln1p_seed<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
         4 | 5 => seed_at::<T, N, 3>(w),
         6 | 7 => seed_at::<T, N, 4>(w),
         8 => seed_at::<T, N, 5>(w),
-        _ => E::from_f64(w.to_f64().ln_1p()),
+        _ => E::from_f64(ln_1p_seed(w.to_f64())),
     }
 }
 
@@ -743,11 +747,11 @@ fn log10<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
 fn cbrt<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
     let x0 = hi(x);
     if !x.is_finite() || x0 == 0.0 {
-        return special(if x.is_nan() { f64::NAN } else { x0.cbrt() });
+        return special(if x.is_nan() { f64::NAN } else { cbrt_seed(x0) });
     }
     let j = ilogb(x0).div_euclid(3);
     let a = x.abs().ldexp(-3 * j);
-    let mut y = E::<T, N>::from_f64(a.to_f64().cbrt());
+    let mut y = E::<T, N>::from_f64(cbrt_seed(a.to_f64()));
     let h = (prec_bits::<T>(N) + 1) / 2;
     let three = T::from_f64(3.0);
     for _ in 0..MAX_NEWTON {
@@ -757,7 +761,7 @@ fn cbrt<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
         let yb = hi(&y);
         y = y.sub(&c);
         let c0 = hi(&c);
-        if c0 == 0.0 || c0.abs() <= yb.abs() * (-h as f64).exp2() || !c0.is_finite() {
+        if c0 == 0.0 || c0.abs() <= yb.abs() * pow2(-h) || !c0.is_finite() {
             break;
         }
     }

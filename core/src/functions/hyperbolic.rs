@@ -71,7 +71,7 @@ fn x_big<T: FloatTerm, const N: usize>() -> f64 {
 
 /// 2^{⌈P/2⌉+2}: above it √(x² ± 1) = x to working precision.
 fn x_huge<T: FloatTerm, const N: usize>() -> f64 {
-    (((prec_bits::<T>(N) + 1) / 2 + 2) as f64).exp2()
+    super::seeds::pow2((prec_bits::<T>(N) + 1) / 2 + 2)
 }
 
 fn with_sign<T: FloatTerm, const N: usize>(neg: bool, y: E<T, N>) -> E<T, N> {

@@ -12,6 +12,7 @@
 //!
 //! Layout:
 //! - [`constants`]: π, e, ln 2, ln 10, log₂ e, log₁₀ e to 12 terms, and the bits of 2/π;
+//! - [`device`]: the tables and plans a device port (expanse-gpu's CUDA) reads from here;
 //! - [`exp_log`]: exp, exp_m1, ln, ln_1p, log2, log10, pow, powi, cbrt, hypot;
 //! - [`hyperbolic`]: sinh, cosh, tanh, asinh, acosh, atanh;
 //! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Payne–Hanek reduction for
@@ -37,8 +38,10 @@
 
 pub mod constants;
 mod constants_table;
+pub mod device;
 pub mod exp_log;
 pub mod hyperbolic;
+mod seeds;
 pub mod trig;
 
 use crate::expansion::{Expansion, MAX_TERMS};

@@ -140,10 +140,10 @@ use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 
 #[path = "trig_reduce.rs"]
-mod trig_reduce;
+pub(crate) mod trig_reduce;
 
 /// Upper bound of |r| after reduction: π/4·(1 + 2^−20) < R_MAX.
-const R_MAX: f64 = 0.785_399;
+pub(crate) const R_MAX: f64 = 0.785_399;
 /// Most triple-angle steps (3^12 < 2^24 is exact in f32).
 const K_CAP: usize = 12;
 /// Most halvings of atan's argument.
@@ -213,13 +213,13 @@ fn cached(
 }
 
 /// (k_max, J_max) of sin for (p, N), cached.
-fn sin_plan(p: u32, n: usize) -> (usize, usize) {
+pub(crate) fn sin_plan(p: u32, n: usize) -> (usize, usize) {
     static CELL: std::sync::OnceLock<Plans> = std::sync::OnceLock::new();
     cached(&CELL, sin_plan_compute, p, n)
 }
 
 /// (h_max, J_max) of atan for (p, N), cached.
-fn atan_plan(p: u32, n: usize) -> (usize, usize) {
+pub(crate) fn atan_plan(p: u32, n: usize) -> (usize, usize) {
     static CELL: std::sync::OnceLock<Plans> = std::sync::OnceLock::new();
     cached(&CELL, atan_plan_compute, p, n)
 }
@@ -242,7 +242,7 @@ fn sin_a_bound(k: usize) -> f64 {
 }
 
 /// z_lim = tan(π/2^{h+2}).
-fn atan_z_lim(h: usize) -> f64 {
+pub(crate) fn atan_z_lim(h: usize) -> f64 {
     (core::f64::consts::PI / (1u64 << (h + 2)) as f64).tan()
 }
 
@@ -602,6 +602,35 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
     }
 }
 
+/// IEEE atan2(y, x) where y or x is ±0 or ±∞ (neither NaN), as (m, negative) with the result
+/// ±m·π/4 (C99 F.9.1.4): the cases written out rather than a libm call, so that the GPU port
+/// repeats them exactly.
+fn atan2_special(vy: f64, vx: f64) -> (i32, bool) {
+    let m = if vy == 0.0 {
+        // ±0 for x = +0, x > 0 (+∞ included); ±π for x = −0, x < 0.
+        if vx.is_sign_negative() {
+            4
+        } else {
+            0
+        }
+    } else if vy.is_infinite() {
+        if vx == f64::INFINITY {
+            1
+        } else if vx == f64::NEG_INFINITY {
+            3
+        } else {
+            2
+        }
+    } else if vx == 0.0 {
+        2
+    } else if vx == f64::INFINITY {
+        0
+    } else {
+        4
+    };
+    (m, vy.is_sign_negative())
+}
+
 /// atan2(y, x) (first argument y, as `f64::atan2`).
 pub(crate) fn eval_binary<T: FloatTerm, const N: usize>(
     f: Binary,
@@ -617,11 +646,10 @@ pub(crate) fn eval_binary<T: FloatTerm, const N: usize>(
     }
     if vy == 0.0 || vx == 0.0 || vy.is_infinite() || vx.is_infinite() {
         // The IEEE result is 0 or m·π/4 (m = 1..4), with the sign of y.
-        let a = vy.atan2(vx);
-        if a == 0.0 {
-            return Expansion::from_term(T::from_f64(a));
+        let (m, negative) = atan2_special(vy, vx);
+        if m == 0 {
+            return Expansion::from_term(T::from_f64(if negative { -0.0 } else { 0.0 }));
         }
-        let m = (a.abs() / core::f64::consts::FRAC_PI_4).round() as i32;
         let p = pi::<T, N>();
         let res = match m {
             1 => p.ldexp(-2),
@@ -629,7 +657,7 @@ pub(crate) fn eval_binary<T: FloatTerm, const N: usize>(
             3 => p.sub(&p.ldexp(-2)),
             _ => p,
         };
-        return if a < 0.0 { res.neg() } else { res };
+        return if negative { res.neg() } else { res };
     }
     let a = atan_ratio(&y.abs(), &x.abs());
     let a = if vx < 0.0 { pi::<T, N>().sub(&a) } else { a };

@@ -51,7 +51,7 @@ use crate::functions::constants::{constant, two_over_pi_words, Constant};
 
 /// Most 64-bit limbs of the fixed-point fraction (the 2/π bits read end at index
 /// E + 64W + 62 ≤ 3017 for every f64 term, within the 3072 stored bits).
-pub(super) const W_MAX: usize = 31;
+pub(crate) const W_MAX: usize = 31;
 
 /// Relative accuracy of the fixed-point r' guaranteed by the run-time check: 2^{−(pN+61)}.
 pub(super) fn fix_rel_bound(p: u32, n: usize) -> f64 {

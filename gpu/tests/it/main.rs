@@ -2,5 +2,7 @@
 //! Without a GPU they check the CUDA sources by building them for the host (`shim`); the same
 //! comparisons run on a device through `expanse bench ... --check`.
 
+mod accurate_on_cpu;
+mod functions_on_cpu;
 mod orbits_on_cpu;
 mod shim;
