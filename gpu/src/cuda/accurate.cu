@@ -652,17 +652,27 @@ template <int M> __device__ __noinline__ X<M> ac_reference_sqrt(const X<M> &x) {
         T d = es_lead(rem) / two_t;
         if (!t_finite(d)) return ac_settle_nan<M>(t);
         T two_d = d + d;
-        for (int i = 0; i < count; ++i) es_add_prod(rem, -digits[i], two_d);
+        // Every index into digits[] below is a compile-time constant (loops over all 9 slots,
+        // guarded by count): with the run-time indices of the Rust original (digits[count] = d;
+        // a downward loop from count - 1), NVVM at -O3 (CUDA 13, sm_90) summed the wrong slots
+        // (the leading digit was lost; -G was right). Same operations, same order.
+#pragma unroll
+        for (int i = 0; i < 9; ++i)
+            if (i < count) es_add_prod(rem, -digits[i], two_d);
         T pd, ed;
         two_sqr(d, pd, ed);
         es_add(rem, -ed);
         es_add(rem, -pd);
-        digits[count] = d;
+#pragma unroll
+        for (int j = 0; j < 9; ++j)
+            if (j == count) digits[j] = d;
         count += 1;
     }
     ExactSum s;
     es_init(s);
-    for (int i = count - 1; i >= 0; --i) es_add(s, digits[i]);
+#pragma unroll
+    for (int i = 8; i >= 0; --i)
+        if (i < count) es_add(s, digits[i]);
     return ac_finish<M>(s, t);
 }
 
