@@ -31,6 +31,7 @@
 //! error with the reason instead of panicking.
 #![deny(missing_docs)]
 
+pub mod array;
 pub mod contract;
 pub mod device;
 pub mod error;

@@ -1,12 +1,17 @@
-//! `expanse bench cpu|gpu|prove|functions`: dispatches to one module per target, each owning its
-//! own measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`, `bench_functions.rs`).
-use super::{bench_cpu, bench_functions, bench_gpu, bench_prove, CliError, CmdResult};
+//! `expanse bench cpu|gpu|prove|functions|arrays`: dispatches to one module per target, each owning its
+//! own measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`, `bench_functions.rs`,
+//! `bench_arrays.rs`).
+use super::{
+    bench_arrays, bench_cpu, bench_functions, bench_gpu, bench_prove, CliError,
+    CmdResult,
+};
 
 /// Arguments of `expanse bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// What to measure: `cpu`, `gpu`, `prove` or `functions` (elementary functions, one
-    /// thread, against MPFR).
+    /// What to measure: `cpu`, `gpu`, `prove`, `functions` (elementary functions, one
+    /// thread, against MPFR) or `arrays`
+    /// (the array layer: bandwidth, GEMV, GEMM, sort; GPU when usable, and CPU).
     pub target: String,
     /// Print the results as JSON (for `expanse report`).
     #[arg(long)]
@@ -20,7 +25,8 @@ pub struct Args {
     /// `gpu` only: run the CPU/GPU identity check (every N, both term types) instead of the
     /// throughput benchmark; exit 1 if any record differs. `functions`: the same for the
     /// elementary functions and the accurate tier on the GPU against the CPU, bit for bit
-    /// (every function, N = 1..8, both term types).
+    /// (every function, N = 1..8, both term types). `arrays`:
+    /// GPU/CPU identity of every primitive and BLAS routine (N = 1..8, both term types).
     #[arg(long)]
     pub check: bool,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
@@ -46,8 +52,9 @@ pub fn run(args: Args) -> CmdResult {
         "gpu" => bench_gpu::run(&args),
         "prove" => bench_prove::run(&args),
         "functions" => bench_functions::run(&args),
+        "arrays" => bench_arrays::run(&args),
         other => Err(CliError::usage(format!(
-            "bench: unknown target {other:?}; expected cpu, gpu, prove or functions"
+            "bench: unknown target {other:?}; expected cpu, gpu, prove, functions or arrays"
         ))),
     }
 }

@@ -1,6 +1,7 @@
 //! Subcommands of the `expanse` binary, one module each, and the error type they share.
 
 pub mod bench;
+pub mod bench_arrays;
 pub mod bench_cpu;
 pub mod bench_functions;
 pub mod bench_gpu;

@@ -3,6 +3,10 @@
 //! comparisons run on a device through `expanse bench ... --check`.
 
 mod accurate_on_cpu;
+mod arrays_blas;
+mod arrays_common;
+mod arrays_host;
+mod arrays_on_cpu;
 mod functions_on_cpu;
 mod orbits_on_cpu;
 mod shim;

@@ -1,0 +1,700 @@
+// expanse-gpu arrays: element-wise maps, reductions, the single-pass scan, sort and select over
+// arrays of N-term expansions in the interleaved layout (term k of element i at k*len + i).
+// Follows prelude.cu and accurate.cu (acc_* on E, and its generic ac_add<M> on X<M> for the
+// doubled-precision sum). The association orders are those of gpu/src/array/mod.rs ("Orders"),
+// which the host backend (gpu/src/array/host.rs) repeats operation for operation: keep the two
+// in step; tests/it/arrays_on_cpu.rs (host build) and `expanse bench arrays --check` (device)
+// prove they agree bit for bit.
+//
+// Every kernel runs with 256 threads per block (ARR_BLOCK) on a 1-D grid. Shared memory is
+// static (no dynamic shared memory), at most 48 KB per block.
+
+#define ARR_BLOCK 256
+#define RED_TILE 2048
+#define RED_THREADS 256
+#define RED_ITEMS 8
+#define SCAN_THREADS 256
+#define SCAN_ITEMS 8
+#define SCAN_TILE 2048
+#define SCAN_LEVELS 8
+#define SORT_TILE 256
+// Terms of the accumulator of the doubled-precision sum (array::acc_terms).
+#define ACC_M (NT <= 4 ? 2 * NT : 8)
+
+// An expansion of up to 8 terms widened to double (Rust KArg::Sc).
+struct Sc {
+    double t[8];
+};
+
+// The bound constants (Rust bound::Consts::to_array).
+struct BC {
+    double v[16];
+};
+
+#define GRID_STRIDE(i, n) for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (u64)gridDim.x * blockDim.x)
+
+__device__ __forceinline__ E ld_e(const T *base, u64 len, u64 i) {
+    E e;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) e.t[k] = base[(u64)k * len + i];
+    return e;
+}
+
+__device__ __forceinline__ void st_e(T *base, u64 len, u64 i, const E &e) {
+#pragma unroll
+    for (int k = 0; k < NT; ++k) base[(u64)k * len + i] = e.t[k];
+}
+
+template <int M> __device__ __forceinline__ X<M> ld_x(const T *base, u64 len, u64 i) {
+    X<M> e;
+#pragma unroll
+    for (int k = 0; k < M; ++k) e.t[k] = base[(u64)k * len + i];
+    return e;
+}
+
+template <int M> __device__ __forceinline__ void st_x(T *base, u64 len, u64 i, const X<M> &e) {
+#pragma unroll
+    for (int k = 0; k < M; ++k) base[(u64)k * len + i] = e.t[k];
+}
+
+__device__ __forceinline__ E e_of_sc(const Sc &s) {
+    E e;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) e.t[k] = (T)s.t[k];
+    return e;
+}
+
+// |x0| as double (exact for float terms).
+__device__ __forceinline__ double lead_abs(const E &e) { return fabs((double)e.t[0]); }
+template <int M> __device__ __forceinline__ double lead_abs_x(const X<M> &e) { return fabs((double)e.t[0]); }
+
+// Expansion::is_nan: any term NaN.
+__device__ __forceinline__ bool e_isnan(const E &e) {
+    bool n = false;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) n = n || (e.t[k] != e.t[k]);
+    return n;
+}
+
+// Expansion::abs: the sign is the leading term's.
+__device__ __forceinline__ E e_abs(const E &a) { return a.t[0] < T(0) ? acc_neg(a) : a; }
+
+template <int M> __device__ __forceinline__ X<M> x_of_e(const E &a) {
+    X<M> r;
+#pragma unroll
+    for (int k = 0; k < M; ++k) r.t[k] = k < NT ? a.t[k] : T(0);
+    return r;
+}
+
+template <int M> __device__ __forceinline__ E e_of_x(const X<M> &a) {
+    E r;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) r.t[k] = a.t[k];
+    return r;
+}
+
+// ---- element-wise maps ------------------------------------------------------------------------
+
+template <int OP> __device__ __forceinline__ E map2_op(const E &a, const E &b) {
+    if constexpr (OP == 0) return acc_add(a, b);
+    else if constexpr (OP == 1) return acc_sub(a, b);
+    else if constexpr (OP == 2) return acc_mul(a, b);
+    else return acc_div(a, b);
+}
+
+template <int OP> __device__ __forceinline__ void map2(const T *a, const T *b, T *out, u64 len) {
+    GRID_STRIDE(i, len) st_e(out, len, i, map2_op<OP>(ld_e(a, len, i), ld_e(b, len, i)));
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_add(const T *a, const T *b, T *out, u64 len) { map2<0>(a, b, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sub(const T *a, const T *b, T *out, u64 len) { map2<1>(a, b, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_mul(const T *a, const T *b, T *out, u64 len) { map2<2>(a, b, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_div(const T *a, const T *b, T *out, u64 len) { map2<3>(a, b, out, len); }
+
+template <int OP> __device__ __forceinline__ E map1_op(const E &a) {
+    if constexpr (OP == 0) return acc_neg(a);
+    else if constexpr (OP == 1) return e_abs(a);
+    else if constexpr (OP == 2) return acc_sqr(a);
+    else if constexpr (OP == 3) return acc_sqrt(a);
+    else return acc_recip(a);
+}
+
+template <int OP> __device__ __forceinline__ void map1(const T *a, T *out, u64 len) {
+    GRID_STRIDE(i, len) st_e(out, len, i, map1_op<OP>(ld_e(a, len, i)));
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_neg(const T *a, T *out, u64 len) { map1<0>(a, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_abs(const T *a, T *out, u64 len) { map1<1>(a, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sqr(const T *a, T *out, u64 len) { map1<2>(a, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sqrt(const T *a, T *out, u64 len) { map1<3>(a, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_recip(const T *a, T *out, u64 len) { map1<4>(a, out, len); }
+
+template <int OP> __device__ __forceinline__ void map_term(const T *a, double t, T *out, u64 len) {
+    T tt = (T)t;
+    GRID_STRIDE(i, len) {
+        E x = ld_e(a, len, i);
+        E r;
+        if constexpr (OP == 0) r = acc_add_term(x, tt);
+        else if constexpr (OP == 1) r = acc_mul_term(x, tt);
+        else r = acc_div_term(x, tt);
+        st_e(out, len, i, r);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_add_term(const T *a, double t, T *out, u64 len) { map_term<0>(a, t, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_mul_term(const T *a, double t, T *out, u64 len) { map_term<1>(a, t, out, len); }
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_div_term(const T *a, double t, T *out, u64 len) { map_term<2>(a, t, out, len); }
+
+// ---- reductions (host.rs reduce_generic) --------------------------------------------------------
+
+// A sum-like partial result with its bound accumulators: A = Σ|s0| over additions, P = Σ|p0|
+// over products, L = Σ|x0| over operands (bound.rs).
+template <int M> struct RV {
+    X<M> e;
+    double a, p, l;
+};
+
+#define OP_SUM 0
+#define OP_DOT 1
+#define OP_SUMSQ 2
+#define OP_MIN 3
+#define OP_MAX 4
+
+// host.rs comb_sum: the accurate addition; A = (A_l + A_r) + |s0|, P and L added.
+template <int M> __device__ __forceinline__ RV<M> comb_sum(const RV<M> &x, const RV<M> &y) {
+    RV<M> r;
+    r.e = ac_add<M>(x.e, y.e);
+    r.a = (x.a + y.a) + lead_abs_x<M>(r.e);
+    r.p = x.p + y.p;
+    r.l = x.l + y.l;
+    return r;
+}
+
+// host.rs comb_min / comb_max: NaN-poisoning, the first of equal ones.
+template <int M, bool MIN> __device__ __forceinline__ RV<M> comb_minmax(const RV<M> &x, const RV<M> &y) {
+    if (x_isnan<M>(x.e)) return x;
+    if (x_isnan<M>(y.e)) return y;
+    int c = ac_cmp<M>(y.e, x.e);
+    if (MIN ? c == -1 : c == 1) return y;
+    return x;
+}
+
+template <int OP, int M> __device__ __forceinline__ RV<M> comb(const RV<M> &x, const RV<M> &y) {
+    if constexpr (OP == OP_MIN) return comb_minmax<M, true>(x, y);
+    else if constexpr (OP == OP_MAX) return comb_minmax<M, false>(x, y);
+    else return comb_sum<M>(x, y);
+}
+
+// The leaf of element i. FIRST: from the input arrays (x, and y for DOT); else from the
+// previous pass's partials (x: M-term values over `len`, aux: A, P, L arrays of `len`).
+template <int OP, int M, bool FIRST> __device__ __forceinline__ RV<M> leaf(const T *x, const void *y, u64 len, u64 i) {
+    RV<M> v;
+    if constexpr (!FIRST) {
+        const double *aux = (const double *)y;
+        v.e = ld_x<M>(x, len, i);
+        v.a = aux[i];
+        v.p = aux[len + i];
+        v.l = aux[2 * len + i];
+    } else {
+        E a = ld_e(x, len, i);
+        v.a = 0.0;
+        if constexpr (OP == OP_DOT) {
+            E b = ld_e((const T *)y, len, i);
+            E pr = acc_mul(a, b);
+            v.e = x_of_e<M>(pr);
+            v.p = lead_abs(pr);
+            v.l = lead_abs(a) + lead_abs(b);
+        } else if constexpr (OP == OP_SUMSQ) {
+            E pr = acc_sqr(a);
+            v.e = x_of_e<M>(pr);
+            v.p = lead_abs(pr);
+            v.l = lead_abs(a);
+        } else if constexpr (OP == OP_SUM) {
+            v.e = x_of_e<M>(a);
+            v.p = 0.0;
+            v.l = lead_abs(a);
+        } else {
+            v.e = x_of_e<M>(a);
+            v.p = 0.0;
+            v.l = 0.0;
+        }
+    }
+    return v;
+}
+
+// One tile of RED_TILE elements per block: "thread" j folds j, j + 256, ... left to right, then
+// the pairwise tree (stride doubling) over the thread values. Writes the tile's partial.
+template <int OP, int M, bool FIRST>
+__device__ __forceinline__ void reduce_tile(const T *x, const void *y, u64 len, T *pe, double *aux, u64 tiles) {
+    __shared__ RV<M> sv[RED_THREADS];
+    const u64 base = (u64)blockIdx.x * RED_TILE;
+    const u64 rem = len - base;
+    const int count = rem < RED_TILE ? (int)rem : RED_TILE;
+    const int threads = count < RED_THREADS ? count : RED_THREADS;
+    const int j = threadIdx.x;
+    if (j < threads) {
+        RV<M> acc;
+        if constexpr (FIRST && NT <= 4) {
+            // All loads first (memory-level parallelism), then the same left fold.
+            RV<M> vals[RED_ITEMS];
+#pragma unroll
+            for (int r = 0; r < RED_ITEMS; ++r)
+                if (j + r * RED_THREADS < count) vals[r] = leaf<OP, M, FIRST>(x, y, len, base + j + r * RED_THREADS);
+            acc = vals[0];
+#pragma unroll
+            for (int r = 1; r < RED_ITEMS; ++r)
+                if (j + r * RED_THREADS < count) acc = comb<OP, M>(acc, vals[r]);
+        } else {
+            acc = leaf<OP, M, FIRST>(x, y, len, base + j);
+            for (int r = j + RED_THREADS; r < count; r += RED_THREADS) acc = comb<OP, M>(acc, leaf<OP, M, FIRST>(x, y, len, base + r));
+        }
+        sv[j] = acc;
+    }
+    __syncthreads();
+    for (int s = 1; s < threads; s *= 2) {
+        if ((j % (2 * s)) == 0 && j + s < threads) sv[j] = comb<OP, M>(sv[j], sv[j + s]);
+        __syncthreads();
+    }
+    if (j == 0) {
+        st_x<M>(pe, tiles, blockIdx.x, sv[0].e);
+        aux[blockIdx.x] = sv[0].a;
+        aux[tiles + blockIdx.x] = sv[0].p;
+        aux[2 * tiles + blockIdx.x] = sv[0].l;
+    }
+}
+
+#define RED_KERNEL(name, OP, M, FIRST)                                                                              \
+    extern "C" __global__ void __launch_bounds__(ARR_BLOCK) name(const T *x, const void *y, u64 len, T *pe, double *aux, \
+                                                                 u64 tiles) {                                       \
+        reduce_tile<OP, M, FIRST>(x, y, len, pe, aux, tiles);                                                       \
+    }
+
+RED_KERNEL(arr_red_sum, OP_SUM, NT, true)
+RED_KERNEL(arr_red_dot, OP_DOT, NT, true)
+RED_KERNEL(arr_red_sumsq, OP_SUMSQ, NT, true)
+RED_KERNEL(arr_red_min, OP_MIN, NT, true)
+RED_KERNEL(arr_red_max, OP_MAX, NT, true)
+RED_KERNEL(arr_red_sumacc, OP_SUM, ACC_M, true)
+RED_KERNEL(arr_red_sum_next, OP_SUM, NT, false)
+RED_KERNEL(arr_red_min_next, OP_MIN, NT, false)
+RED_KERNEL(arr_red_max_next, OP_MAX, NT, false)
+RED_KERNEL(arr_red_sumacc_next, OP_SUM, ACC_M, false)
+
+// max |x0| over each tile of RED_TILE elements (exact: needs no order).
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_amax_lead(const T *x, u64 len, double *out) {
+    __shared__ double sm[RED_THREADS];
+    const u64 base = (u64)blockIdx.x * RED_TILE;
+    double m = 0.0;
+    for (u64 i = base + threadIdx.x; i < len && i < base + RED_TILE; i += RED_THREADS) {
+        double v = fabs((double)x[i]);
+        if (v > m) m = v;
+    }
+    sm[threadIdx.x] = m;
+    __syncthreads();
+    for (int s = RED_THREADS / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s && sm[threadIdx.x + s] > sm[threadIdx.x]) sm[threadIdx.x] = sm[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = sm[0];
+}
+
+// ---- the single-pass scan (host.rs scan_impl) ----------------------------------------------------
+
+// Offset of level l of a tile's thread tree (level l holds 256 >> l nodes).
+__device__ __forceinline__ int lv_off(int l) { return 2 * SCAN_THREADS - ((2 * SCAN_THREADS) >> l); }
+
+__device__ __forceinline__ void node_write(T *nodes, u64 idx, const E &v) {
+#pragma unroll
+    for (int k = 0; k < NT; ++k) ((volatile T *)nodes)[idx * NT + k] = v.t[k];
+}
+
+__device__ __forceinline__ E node_read(const T *nodes, u64 idx) {
+    E v;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) v.t[k] = ((const volatile T *)nodes)[idx * NT + k];
+    return v;
+}
+
+// Shared memory of the scan: the staging buffer of one term plane (loads and stores), and the
+// thread tree; they are used at different times and share the bytes.
+// Staging index of tile element q: one pad slot per 8 elements, so thread t's elements
+// (8t .. 8t + 7) start at 9t and a warp's reads spread over all banks.
+#define SCAN_PAD(q) ((q) + ((q) >> 3))
+#define SCAN_STAGE_BYTES ((SCAN_TILE + SCAN_TILE / 8) * sizeof(T))
+#define SCAN_TREE_BYTES (2 * SCAN_THREADS * sizeof(E))
+#define SCAN_SMEM_BYTES (SCAN_STAGE_BYTES > SCAN_TREE_BYTES ? SCAN_STAGE_BYTES : SCAN_TREE_BYTES)
+
+// One tile per block, tiles taken in order from a counter (so every tile a block waits for has
+// started). Each tile publishes its total as node (0, b) of the dyadic tree over tile totals,
+// completes every node whose second child it is (arrival counters), and folds the nodes of the
+// dyadic blocks of [0, b) into its prefix, waiting for each node's flag.
+// sync: [0] tile counter, [1 + node] flags, [1 + nodes + node] arrival counters; all zero at
+// launch. nodes: one E per node of all levels (level l has tiles >> l nodes).
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, T *out, u64 len, int inclusive, T *nodes,
+                                                                    unsigned *sync, u64 tiles) {
+    __shared__ double smem_raw[(SCAN_SMEM_BYTES + 7) / 8];
+    __shared__ int pres[2 * SCAN_THREADS];
+    __shared__ u64 s_tile;
+    __shared__ E s_prefix;
+    __shared__ int s_has_prefix;
+    __shared__ u64 s_off[66];
+    T *stage = (T *)smem_raw;
+    E *lv = (E *)smem_raw;
+    const int t = threadIdx.x;
+    if (t == 0) {
+        s_tile = atomicAdd(&sync[0], 1u);
+        u64 o = 0;
+        for (int l = 0; l < 65; ++l) {
+            s_off[l] = o;
+            o += (l < 64) ? (tiles >> l) : 0;
+        }
+        s_off[65] = o;
+    }
+    __syncthreads();
+    const u64 b = s_tile;
+    const u64 base = b * SCAN_TILE;
+    const u64 rem = len - base;
+    const int count = rem < SCAN_TILE ? (int)rem : SCAN_TILE;
+    const int first = t * SCAN_ITEMS;
+    const int nit = count - first <= 0 ? 0 : (count - first < SCAN_ITEMS ? count - first : SCAN_ITEMS);
+
+    // Load the tile, one term plane at a time through shared memory (coalesced).
+    E it[SCAN_ITEMS];
+    for (int k = 0; k < NT; ++k) {
+        for (int q = t; q < count; q += SCAN_THREADS) stage[SCAN_PAD(q)] = x[(u64)k * len + base + q];
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < SCAN_ITEMS; ++j)
+            if (j < nit) it[j].t[k] = stage[SCAN_PAD(first + j)];
+        __syncthreads();
+    }
+
+    // Thread total: left fold of the thread's elements.
+    // (Loops over all SCAN_ITEMS slots with guards: compile-time indices keep it[] and ov[] in
+    // registers.)
+    E tot = it[0];
+#pragma unroll
+    for (int j = 1; j < SCAN_ITEMS; ++j)
+        if (j < nit) tot = acc_add(tot, it[j]);
+    if (nit > 0) lv[t] = tot;
+    pres[t] = nit > 0;
+    __syncthreads();
+    // The thread tree (host.rs scan_tile_tree).
+    for (int l = 1; l <= SCAN_LEVELS; ++l) {
+        const int n = SCAN_THREADS >> l;
+        if (t < n) {
+            const int lo = lv_off(l - 1) + 2 * t, o = lv_off(l) + t;
+            if (pres[lo] && pres[lo + 1]) {
+                lv[o] = acc_add(lv[lo], lv[lo + 1]);
+                pres[o] = 1;
+            } else if (pres[lo]) {
+                lv[o] = lv[lo];
+                pres[o] = 1;
+            } else {
+                pres[o] = 0;
+            }
+        }
+        __syncthreads();
+    }
+
+    if (t == 0) {
+        const u64 nodes_total = s_off[65];
+        unsigned *flags = sync + 1;
+        unsigned *arrivals = sync + 1 + nodes_total;
+        // Publish the tile total and complete the parents whose last child this is.
+        E v = lv[lv_off(SCAN_LEVELS)];
+        u64 k = b;
+        int l = 0;
+        node_write(nodes, s_off[0] + k, v);
+        __threadfence();
+        atomicExch(&flags[s_off[0] + k], 1u);
+        while (l < 63) {
+            const u64 parent = k >> 1;
+            if ((tiles >> (l + 1)) <= parent) break;
+            const unsigned c = atomicAdd(&arrivals[s_off[l + 1] + parent], 1u);
+            if (c == 0) break;
+            __threadfence();
+            E left = node_read(nodes, s_off[l] + 2 * parent);
+            E right = node_read(nodes, s_off[l] + 2 * parent + 1);
+            E pv = acc_add(left, right);
+            node_write(nodes, s_off[l + 1] + parent, pv);
+            __threadfence();
+            atomicExch(&flags[s_off[l + 1] + parent], 1u);
+            k = parent;
+            ++l;
+        }
+        // The tile prefix: left fold over the dyadic blocks of [0, b), largest first.
+        int has = 0;
+        E p;
+        u64 s = 0;
+        for (int lb = 63; lb >= 0; --lb) {
+            if ((b >> lb) & 1ull) {
+                const u64 idx = s_off[lb] + (s >> lb);
+                while (((volatile unsigned *)flags)[idx] == 0u) {
+                }
+                __threadfence();
+                E nv = node_read(nodes, idx);
+                p = has ? acc_add(p, nv) : nv;
+                has = 1;
+                s += 1ull << lb;
+            }
+        }
+        if (has) s_prefix = p;
+        s_has_prefix = has;
+    }
+    __syncthreads();
+
+    // The thread prefix: the tile prefix, then the left fold over the dyadic blocks of [0, t).
+    int has_e = 0;
+    E et;
+    int s2 = 0;
+    for (int l = SCAN_LEVELS - 1; l >= 0; --l) {
+        if ((t >> l) & 1) {
+            const int o = lv_off(l) + (s2 >> l);
+            if (pres[o]) {
+                et = has_e ? acc_add(et, lv[o]) : lv[o];
+                has_e = 1;
+            }
+            s2 += 1 << l;
+        }
+    }
+    int has_q = s_has_prefix;
+    E q;
+    if (has_q) {
+        q = s_prefix;
+        if (has_e) q = acc_add(q, et);
+    } else if (has_e) {
+        q = et;
+        has_q = 1;
+    }
+    // Outputs: the left fold of the thread's elements from q.
+    E ov[SCAN_ITEMS];
+#pragma unroll
+    for (int j = 0; j < SCAN_ITEMS; ++j) {
+        if (j < nit) {
+            E nx = has_q ? acc_add(q, it[j]) : it[j];
+            ov[j] = inclusive ? nx : (has_q ? q : acc_zero());
+            q = nx;
+            has_q = 1;
+        }
+    }
+    __syncthreads(); // the tree's bytes become the staging buffer again
+    for (int k = 0; k < NT; ++k) {
+#pragma unroll
+        for (int j = 0; j < SCAN_ITEMS; ++j)
+            if (j < nit) stage[SCAN_PAD(first + j)] = ov[j].t[k];
+        __syncthreads();
+        for (int qq = t; qq < count; qq += SCAN_THREADS) out[(u64)k * len + base + qq] = stage[SCAN_PAD(qq)];
+        __syncthreads();
+    }
+}
+
+// ---- sort (stable, by exact value; host.rs key_cmp) ---------------------------------------------
+
+// -1, 0, 1: exact value order, NaN last (NaNs equal); when the exact difference overflows
+// (acc_cmp unordered), the terms lexicographically.
+__device__ __forceinline__ int key_cmp(const E &a, const E &b) {
+    const bool an = e_isnan(a), bn = e_isnan(b);
+    if (an || bn) return (int)an - (int)bn;
+    const int c = acc_cmp(a, b);
+    if (c != 2) return c;
+#pragma unroll
+    for (int k = 0; k < NT; ++k) {
+        if (a.t[k] < b.t[k]) return -1;
+        if (a.t[k] > b.t[k]) return 1;
+    }
+    return 0;
+}
+
+// Where the element at position p of a run-sorted sequence (runs of `run`, `cnt` elements)
+// goes when each pair of runs is merged stably: its offset in its run plus its rank in the
+// sibling run (elements strictly less for a left run, less or equal for a right run).
+template <class Get> __device__ __forceinline__ u64 merge_pos(u64 p, u64 run, u64 cnt, const E &key, Get get) {
+    const u64 r = p / run;
+    const u64 pair = (r & ~1ull) * run;
+    const u64 off = p - r * run;
+    u64 lo, hi;
+    bool left = (r & 1ull) == 0;
+    if (left) {
+        lo = pair + run;
+        hi = pair + 2 * run < cnt ? pair + 2 * run : cnt;
+        if (lo >= cnt) return p;
+    } else {
+        lo = pair;
+        hi = pair + run;
+    }
+    const u64 start = lo;
+    while (lo < hi) {
+        const u64 mid = lo + (hi - lo) / 2;
+        const int c = key_cmp(get(mid), key);
+        if (left ? c < 0 : c <= 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return pair + off + (lo - start);
+}
+
+// Sorts each tile of SORT_TILE elements (one per thread) by merges of doubling runs in shared
+// memory; writes the keys and their original indices.
+extern "C" __global__ void __launch_bounds__(SORT_TILE) arr_sort_tile(const T *x, u64 len, T *kout, u64 *iout) {
+    __shared__ E ks[2][SORT_TILE];
+    __shared__ u64 is[2][SORT_TILE];
+    const u64 base = (u64)blockIdx.x * SORT_TILE;
+    const u64 rem = len - base;
+    const u64 cnt = rem < SORT_TILE ? rem : SORT_TILE;
+    const u64 t = threadIdx.x;
+    if (t < cnt) {
+        ks[0][t] = ld_e(x, len, base + t);
+        is[0][t] = base + t;
+    }
+    __syncthreads();
+    int cur = 0;
+    for (u64 run = 1; run < cnt; run *= 2) {
+        if (t < cnt) {
+            const E key = ks[cur][t];
+            const u64 np = merge_pos(t, run, cnt, key, [&](u64 m) { return ks[cur][m]; });
+            ks[cur ^ 1][np] = key;
+            is[cur ^ 1][np] = is[cur][t];
+        }
+        __syncthreads();
+        cur ^= 1;
+    }
+    if (t < cnt) {
+        st_e(kout, len, base + t, ks[cur][t]);
+        iout[base + t] = is[cur][t];
+    }
+}
+
+// Elements per thread of a merge pass (a divisor of SORT_TILE, so they share their run).
+#define MERGE_ITEMS 8
+
+// One merge pass over the whole array: runs of `run` → runs of 2·run (as merge_pos). A thread
+// takes MERGE_ITEMS consecutive elements of one run: the first is placed by binary search in
+// the sibling run, each next one by galloping from the previous one's rank (the keys of a run
+// are sorted, so the ranks do not decrease).
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_merge_pass(const T *kin, const u64 *iin, T *kout, u64 *iout,
+                                                                       u64 len, u64 run) {
+    const u64 groups = (len + MERGE_ITEMS - 1) / MERGE_ITEMS;
+    GRID_STRIDE(g, groups) {
+        const u64 p0 = g * MERGE_ITEMS;
+        const u64 r = p0 / run;
+        const u64 pair = (r & ~1ull) * run;
+        const bool left = (r & 1ull) == 0;
+        u64 lo0, hi0;
+        if (left) {
+            lo0 = pair + run;
+            hi0 = pair + 2 * run < len ? pair + 2 * run : len;
+        } else {
+            lo0 = pair;
+            hi0 = pair + run;
+        }
+        u64 pos = lo0;
+        for (int q = 0; q < MERGE_ITEMS && p0 + q < len; ++q) {
+            const u64 p = p0 + q;
+            const E key = ld_e(kin, len, p);
+            u64 np = p;
+            if (lo0 < hi0) {
+                // The first index of [pos, hi0) whose element does not precede key.
+                u64 lo = pos, hi = hi0;
+                if (q > 0) {
+                    u64 step = 1;
+                    while (lo < hi0) {
+                        const u64 probe = lo + step - 1 < hi0 ? lo + step - 1 : hi0 - 1;
+                        const int c = key_cmp(ld_e(kin, len, probe), key);
+                        if (left ? c < 0 : c <= 0) {
+                            lo = probe + 1;
+                            step *= 2;
+                        } else {
+                            hi = probe;
+                            break;
+                        }
+                    }
+                }
+                while (lo < hi) {
+                    const u64 mid = lo + (hi - lo) / 2;
+                    const int c = key_cmp(ld_e(kin, len, mid), key);
+                    if (left ? c < 0 : c <= 0) lo = mid + 1;
+                    else hi = mid;
+                }
+                pos = lo;
+                np = pair + (p - r * run) + (pos - lo0);
+            }
+            st_e(kout, len, np, key);
+            iout[np] = iin[p];
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_gather_u32(const unsigned *p, const u64 *idx, unsigned *out, u64 len) {
+    GRID_STRIDE(i, len) out[i] = p[idx[i]];
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_gather_u64(const u64 *p, const u64 *idx, u64 *out, u64 len) {
+    GRID_STRIDE(i, len) out[i] = p[idx[i]];
+}
+
+// ---- select --------------------------------------------------------------------------------------
+
+// array::Cmp::holds on acc_cmp's code (-1, 0, 1, 2 unordered): Lt, Le, Gt, Ge, Eq, Ne.
+__device__ __forceinline__ bool cmp_holds(int cmp, int c) {
+    switch (cmp) {
+    case 0: return c == -1;
+    case 1: return c == -1 || c == 0;
+    case 2: return c == 1;
+    case 3: return c == 1 || c == 0;
+    case 4: return c == 0;
+    default: return c != 0;
+    }
+}
+
+// Matches per tile of RED_TILE elements.
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sel_count(const T *x, u64 len, int cmp, Sc thr, u64 *counts) {
+    __shared__ unsigned sm[ARR_BLOCK];
+    const E th = e_of_sc(thr);
+    const u64 base = (u64)blockIdx.x * RED_TILE;
+    unsigned c = 0;
+    for (u64 i = base + threadIdx.x; i < len && i < base + RED_TILE; i += ARR_BLOCK) c += cmp_holds(cmp, acc_cmp(ld_e(x, len, i), th));
+    sm[threadIdx.x] = c;
+    __syncthreads();
+    for (int s = ARR_BLOCK / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s) sm[threadIdx.x] += sm[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) counts[blockIdx.x] = sm[0];
+}
+
+// Writes the matches of each tile, in order, from the tile's offset; thread t handles the 8
+// consecutive elements 8t..8t + 7 of the tile.
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sel_scatter(const T *x, u64 len, int cmp, Sc thr, const u64 *offsets,
+                                                                        T *out, u64 out_len, u64 *idx) {
+    __shared__ unsigned sm[ARR_BLOCK];
+    const E th = e_of_sc(thr);
+    const u64 base = (u64)blockIdx.x * RED_TILE;
+    const u64 first = base + (u64)threadIdx.x * 8;
+    unsigned flags = 0, c = 0;
+    for (int j = 0; j < 8; ++j) {
+        const u64 i = first + j;
+        if (i < len && cmp_holds(cmp, acc_cmp(ld_e(x, len, i), th))) {
+            flags |= 1u << j;
+            ++c;
+        }
+    }
+    sm[threadIdx.x] = c;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned run = 0;
+        for (int q = 0; q < ARR_BLOCK; ++q) {
+            const unsigned v = sm[q];
+            sm[q] = run;
+            run += v;
+        }
+    }
+    __syncthreads();
+    u64 pos = offsets[blockIdx.x] + sm[threadIdx.x];
+    for (int j = 0; j < 8; ++j) {
+        if (flags & (1u << j)) {
+            st_e(out, out_len, pos, ld_e(x, len, first + j));
+            idx[pos] = first + j;
+            ++pos;
+        }
+    }
+}
