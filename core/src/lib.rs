@@ -43,6 +43,7 @@ pub mod fast;
 pub mod float;
 pub mod functions;
 pub mod henon;
+pub mod limb;
 mod num_impls;
 mod ops;
 pub mod quasi;

@@ -37,6 +37,7 @@ pub mod device;
 pub mod error;
 pub mod fn_check;
 pub mod functions;
+pub mod limb;
 
 pub use contract::{
     check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,

@@ -59,6 +59,7 @@ pub mod error;
 pub mod exp;
 pub mod f64i;
 pub mod henon;
+pub mod limb;
 pub mod matrix;
 pub mod mp;
 

@@ -1,8 +1,8 @@
-//! `expanse bench cpu|gpu|prove|functions|arrays`: dispatches to one module per target, each owning its
+//! `expanse bench cpu|gpu|prove|functions|limb`: dispatches to one module per target, each owning its
 //! own measurements (`bench_cpu.rs`, `bench_gpu.rs`, `bench_prove.rs`, `bench_functions.rs`,
-//! `bench_arrays.rs`).
+//! `bench_limb.rs`).
 use super::{
-    bench_arrays, bench_cpu, bench_functions, bench_gpu, bench_prove, CliError,
+    bench_arrays, bench_cpu, bench_functions, bench_gpu, bench_limb, bench_prove, CliError,
     CmdResult,
 };
 
@@ -10,7 +10,7 @@ use super::{
 #[derive(clap::Args)]
 pub struct Args {
     /// What to measure: `cpu`, `gpu`, `prove`, `functions` (elementary functions, one
-    /// thread, against MPFR) or `arrays`
+    /// thread, against MPFR), `limb` (fixed-limb floats, one thread, against MPFR) or `arrays`
     /// (the array layer: bandwidth, GEMV, GEMM, sort; GPU when usable, and CPU).
     pub target: String,
     /// Print the results as JSON (for `expanse report`).
@@ -25,10 +25,21 @@ pub struct Args {
     /// `gpu` only: run the CPU/GPU identity check (every N, both term types) instead of the
     /// throughput benchmark; exit 1 if any record differs. `functions`: the same for the
     /// elementary functions and the accurate tier on the GPU against the CPU, bit for bit
-    /// (every function, N = 1..8, both term types). `arrays`:
+    /// (every function, N = 1..8, both term types). `limb`: check every operation and
+    /// rounding mode against MPFR bit for bit instead; exit 1 on any difference. `arrays`:
     /// GPU/CPU identity of every primitive and BLAS routine (N = 1..8, both term types).
     #[arg(long)]
     pub check: bool,
+    /// `limb --check` only: operand sets per operation and precision (default 1000000).
+    #[arg(long)]
+    pub count: Option<u64>,
+    /// `limb` only: the precisions in bits, comma-separated (e.g. `128,848b`).
+    #[arg(long)]
+    pub precs: Option<String>,
+    /// `limb` only: run the GPU kernels on GPU 0 (with `--check`: against the CPU reference,
+    /// bit for bit; without: element rates).
+    #[arg(long)]
+    pub gpu: bool,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
     /// b = 0.3, 1024 initial points, 10^6 iterations, N = 1); `--scale` shrinks the a-grid.
     #[arg(long, hide = true)]
@@ -52,9 +63,10 @@ pub fn run(args: Args) -> CmdResult {
         "gpu" => bench_gpu::run(&args),
         "prove" => bench_prove::run(&args),
         "functions" => bench_functions::run(&args),
+        "limb" => bench_limb::run(&args),
         "arrays" => bench_arrays::run(&args),
         other => Err(CliError::usage(format!(
-            "bench: unknown target {other:?}; expected cpu, gpu, prove, functions or arrays"
+            "bench: unknown target {other:?}; expected cpu, gpu, prove, functions, limb or arrays"
         ))),
     }
 }

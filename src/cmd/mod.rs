@@ -5,6 +5,7 @@ pub mod bench_arrays;
 pub mod bench_cpu;
 pub mod bench_functions;
 pub mod bench_gpu;
+pub mod bench_limb;
 pub mod bench_prove;
 pub mod continue_cmd;
 pub mod demo;

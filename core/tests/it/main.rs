@@ -11,6 +11,8 @@ mod functions_exp_log;
 mod functions_hyperbolic;
 mod functions_trig;
 mod henon_vs_mpfr;
+mod limb_conversions;
+mod limb_vs_mpfr;
 mod number_type;
 mod quasi;
 mod smoke_vs_mpfr;

@@ -8,5 +8,6 @@ mod arrays_common;
 mod arrays_host;
 mod arrays_on_cpu;
 mod functions_on_cpu;
+mod limb_on_cpu;
 mod orbits_on_cpu;
 mod shim;

@@ -7,5 +7,6 @@ mod containment;
 mod edge_cases;
 mod elementary;
 mod henon_matrix;
+mod limb;
 mod smoke;
 mod tightness;
