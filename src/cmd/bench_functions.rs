@@ -126,7 +126,18 @@ fn seconds(work: &mut impl FnMut()) -> f64 {
 }
 
 /// Best ns per call of `call_all` (which makes `calls` calls), repeated to fill `budget` s.
-fn ns_per_call(calls: usize, budget: f64, mut call_all: impl FnMut()) -> f64 {
+fn ns_per_call(calls: usize, budget: f64, call_all: impl FnMut()) -> f64 {
+    ns_per_call_capped(calls, budget, 1 << 20, call_all)
+}
+
+/// [`ns_per_call`] with at most about `max_reps` repetitions per timing (also used by
+/// `bench limb`).
+pub(super) fn ns_per_call_capped(
+    calls: usize,
+    budget: f64,
+    max_reps: usize,
+    mut call_all: impl FnMut(),
+) -> f64 {
     // Calibrate the repetitions.
     let mut reps = 1usize;
     loop {
@@ -135,7 +146,7 @@ fn ns_per_call(calls: usize, budget: f64, mut call_all: impl FnMut()) -> f64 {
                 call_all()
             }
         });
-        if s > budget / 4.0 || reps > 1 << 20 {
+        if s > budget / 4.0 || reps > max_reps {
             break;
         }
         reps *= 2;

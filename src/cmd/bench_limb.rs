@@ -17,7 +17,6 @@
 //! element), upload and download included, next to the CPU reference on all cores.
 
 use super::bench::Args;
-use super::bench_cpu::cpu_seconds;
 use super::{CliError, CmdResult, Outcome};
 use expanse_core::limb::check::{check, operand_set, Op, Report};
 use expanse_core::limb::{AnyLimbFloat, LimbFloat, Round};
@@ -172,42 +171,9 @@ struct BenchRow {
     ratio: f64,
 }
 
-/// Seconds of on-CPU time (or wall time) of one run of `work`.
-fn seconds(work: &mut impl FnMut()) -> f64 {
-    let c0 = cpu_seconds();
-    let t0 = Instant::now();
-    work();
-    let wall = t0.elapsed().as_secs_f64();
-    match (c0, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => wall,
-    }
-}
-
 /// Best ns per call of `call_all` (which makes `calls` calls), repeated to fill `budget` s.
-fn ns_per_call(calls: usize, budget: f64, mut call_all: impl FnMut()) -> f64 {
-    let mut reps = 1usize;
-    loop {
-        let s = seconds(&mut || {
-            for _ in 0..reps {
-                call_all()
-            }
-        });
-        if s > budget / 4.0 || reps > 1 << 24 {
-            break;
-        }
-        reps *= 2;
-    }
-    let mut best = f64::INFINITY;
-    for _ in 0..3 {
-        let s = seconds(&mut || {
-            for _ in 0..reps {
-                call_all()
-            }
-        });
-        best = best.min(s / (reps * calls) as f64 * 1e9);
-    }
-    best
+fn ns_per_call(calls: usize, budget: f64, call_all: impl FnMut()) -> f64 {
+    super::bench_functions::ns_per_call_capped(calls, budget, 1 << 24, call_all)
 }
 
 /// Random operands at precision p: values in [1/4, 4), both signs for add (so that half the
