@@ -32,36 +32,8 @@ use rug::{Float, Rational};
 
 const BITS: u32 = 320;
 
-fn attractor_orbit(a: f64, b: f64, n: usize, p: usize) -> Vec<f64> {
-    let (mut x, mut y) = (0.1f64, 0.1f64);
-    for _ in 0..n {
-        let nx = 1.0 + y - a * x * x;
-        y = b * x;
-        x = nx;
-    }
-    let mut out = Vec::new();
-    for _ in 0..p {
-        out.push(x);
-        let nx = 1.0 + y - a * x * x;
-        y = b * x;
-        x = nx;
-    }
-    out
-}
-
 fn p7_start() -> Start {
-    let o = attractor_orbit(1.25, 0.3, 20000, 7);
-    let c = Candidate {
-        source: "test".into(),
-        a: "1.25".into(),
-        b: "0.3".into(),
-        radius: Rational::new(),
-        period: 7,
-        x: Float::with_val(53, o[0]),
-        y: Float::with_val(53, 0.3 * o[6]),
-        orbit: None,
-    };
-    Start::from_candidate(&c).unwrap()
+    super::window::start()
 }
 
 fn docs_cert(name: &str) -> serde_json::Value {

@@ -15,7 +15,9 @@ use std::sync::OnceLock;
 
 const BITS: u32 = 300;
 
-fn attractor_orbit(a: f64, b: f64, n: usize, p: usize) -> Vec<f64> {
+/// The last `p` points of the f64 orbit of (0.1, 0.1) after `n` steps (also used by
+/// `continuation.rs`).
+pub(crate) fn attractor_orbit(a: f64, b: f64, n: usize, p: usize) -> Vec<f64> {
     let (mut x, mut y) = (0.1f64, 0.1f64);
     for _ in 0..n {
         let nx = 1.0 + y - a * x * x;
@@ -32,7 +34,9 @@ fn attractor_orbit(a: f64, b: f64, n: usize, p: usize) -> Vec<f64> {
     out
 }
 
-fn start() -> Start {
+/// The period-7 sink at (1.25, 0.3) of MATH.md as a window start (also used by
+/// `continuation.rs`).
+pub(crate) fn start() -> Start {
     let o = attractor_orbit(1.25, 0.3, 20000, 7);
     let c = Candidate {
         source: "test".into(),
