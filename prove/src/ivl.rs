@@ -637,6 +637,112 @@ impl<const N: usize> Ivl for ExpIv<N> {
     }
 }
 
+/// An interval with fixed-limb endpoints: `expanse_interval::limb::LimbInterval` (the
+/// correctly rounded multi-limb floats of `expanse_core::limb`, 2 to 4096 bits, no heap; lower
+/// endpoints rounded down, upper up, exactly as MPFR would), adapted to [`Ivl`]. It is the CPU
+/// twin of the GPU interval arithmetic, so the proof can run at multi-limb precision in the
+/// arithmetic the GPU kernels compute bit for bit. As for [`MpIv`], endpoints that already fit
+/// the requested precision keep their own (shorter) precision, operations run at the larger
+/// precision of their operands, and requests above 4096 bits are clamped to 4096 (still an
+/// enclosure: endpoints are rounded outward).
+#[derive(Clone, Debug)]
+pub struct LimbIv(pub expanse_interval::limb::LimbInterval);
+
+fn limb_ctx(bits: u32) -> expanse_interval::limb::LimbCtx {
+    expanse_interval::limb::LimbCtx::new(bits.clamp(
+        expanse_interval::limb::MIN_PREC,
+        expanse_core::limb::MAX_PREC,
+    ))
+    .expect("clamped to the valid range")
+}
+
+impl LimbIv {
+    /// Precision of the endpoints.
+    pub fn prec(&self) -> u32 {
+        self.0.prec()
+    }
+
+    fn enclose(lo: &Float, hi: &Float, prec: u32) -> Self {
+        use expanse_interval::IntervalArith;
+        let p = if lo.prec() <= prec && hi.prec() <= prec {
+            lo.prec().max(hi.prec())
+        } else {
+            prec
+        };
+        let ctx = limb_ctx(p);
+        LimbIv(
+            expanse_interval::limb::LimbInterval::from_rug_bounds(&ctx, lo, hi)
+                .unwrap_or_else(|_| expanse_interval::limb::LimbInterval::entire(&ctx)),
+        )
+    }
+}
+
+impl Ivl for LimbIv {
+    const KIND: &'static str = "limb-interval";
+    fn point(v: &Float, prec: u32) -> Self {
+        use expanse_interval::IntervalArith;
+        let ctx = limb_ctx(prec);
+        LimbIv(
+            expanse_interval::limb::LimbInterval::from_rug_bounds(&ctx, v, v)
+                .unwrap_or_else(|_| expanse_interval::limb::LimbInterval::entire(&ctx)),
+        )
+    }
+    fn from_bounds(lo: &Float, hi: &Float, prec: u32) -> Self {
+        Self::enclose(lo, hi, prec)
+    }
+    fn int(v: i32, _prec: u32) -> Self {
+        // Exact at 64 bits; operations with it run at the other operand's precision.
+        let f = Float::with_val(64, v);
+        Self::enclose(&f, &f, 64)
+    }
+    fn to_prec(&self, prec: u32) -> Self {
+        if self.prec() <= prec {
+            return self.clone();
+        }
+        LimbIv(self.0.with_prec(&limb_ctx(prec)))
+    }
+    fn coarse(&self) -> Self {
+        LimbIv(self.0.with_prec(&limb_ctx(64)))
+    }
+    fn add(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        LimbIv(self.0.add(&o.0))
+    }
+    fn sub(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        LimbIv(self.0.sub(&o.0))
+    }
+    fn mul(&self, o: &Self) -> Self {
+        use expanse_interval::IntervalArith;
+        LimbIv(self.0.mul(&o.0))
+    }
+    fn neg(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        LimbIv(self.0.neg())
+    }
+    fn sqr(&self) -> Self {
+        use expanse_interval::IntervalArith;
+        LimbIv(self.0.sqr())
+    }
+    fn recip(&self) -> Option<Self> {
+        use expanse_interval::IntervalArith;
+        if !self.is_finite() || self.0.contains_f64(0.0) {
+            return None;
+        }
+        Some(LimbIv(self.0.recip())).filter(|r| r.is_finite())
+    }
+    fn lo(&self) -> Float {
+        self.0.lo().to_rug()
+    }
+    fn hi(&self) -> Float {
+        self.0.hi().to_rug()
+    }
+    fn is_finite(&self) -> bool {
+        use expanse_interval::IntervalArith;
+        self.0.is_bounded()
+    }
+}
+
 /// `Ordering` of two exact floats, `None` when either is NaN.
 pub fn cmp(a: &Float, b: &Float) -> Option<Ordering> {
     a.partial_cmp(b)
@@ -784,6 +890,42 @@ mod tests {
     fn expansion_intervals_enclose_exact_results() {
         check_encloses::<ExpIv<2>>(106);
         check_encloses::<ExpIv<4>>(212);
+    }
+
+    #[test]
+    fn limb_intervals_enclose_exact_results() {
+        check_encloses::<LimbIv>(60);
+        check_encloses::<LimbIv>(300);
+    }
+
+    #[test]
+    fn limb_intervals_match_mpfr_intervals_bit_for_bit() {
+        // The same operations on the same inputs at the same precision: both kinds round each
+        // endpoint correctly in the outward direction, so the endpoints agree exactly.
+        let third = Float::with_val(400, 1) / 3u32;
+        let seventh = Float::with_val(400, -1) / 7u32;
+        for prec in [64, 200, 256, 848] {
+            let (x, y) = (
+                LimbIv::from_bounds(&seventh, &third, prec),
+                LimbIv::point(&third, prec),
+            );
+            let (mx, my) = (
+                MpIv::from_bounds(&seventh, &third, prec),
+                MpIv::point(&third, prec),
+            );
+            let pairs = [
+                (x.add(&y), mx.add(&my)),
+                (x.sub(&y), mx.sub(&my)),
+                (x.mul(&y), mx.mul(&my)),
+                (x.sqr(), mx.sqr()),
+                (y.recip().unwrap(), my.recip().unwrap()),
+            ];
+            for (l, m) in pairs {
+                assert_eq!(l.lo(), m.lo(), "prec {prec}");
+                assert_eq!(l.hi(), m.hi(), "prec {prec}");
+                assert!(l.lo() < l.hi());
+            }
+        }
     }
 
     #[test]

@@ -45,11 +45,16 @@
 //! a one-limb-per-step integer square root with exact remainder (Zimmermann 1999, one step of
 //! "Karatsuba square root" without recursion). Every result is rounded once from at least
 //! p + 1 exact bits and an exact sticky bit.
+//!
+//! [`functions`] adds exp, ln, sin and cos (deterministic and accurate to within a small
+//! fraction of an ulp over the stated ranges, not correctly rounded), built from these
+//! operations so that the GPU repeats them bit for bit.
 
 mod arith;
 pub mod check;
 mod conv;
 mod dynamic;
+pub mod functions;
 mod mpn;
 mod round;
 

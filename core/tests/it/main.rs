@@ -12,6 +12,7 @@ mod functions_hyperbolic;
 mod functions_trig;
 mod henon_vs_mpfr;
 mod limb_conversions;
+mod limb_functions;
 mod limb_vs_mpfr;
 mod number_type;
 mod quasi;

@@ -2,6 +2,7 @@
 //! of one per file; see the README's "Development" section). Each module is one topic.
 
 mod continuation;
+mod limb_ivl;
 mod long_orbit;
 mod sinks;
 mod verify_mutations;
