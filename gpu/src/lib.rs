@@ -37,7 +37,9 @@ pub mod device;
 pub mod error;
 pub mod fn_check;
 pub mod functions;
+pub mod henon_limb;
 pub mod limb;
+pub mod limb_blas;
 
 pub use contract::{
     check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,

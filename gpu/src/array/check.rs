@@ -5,7 +5,7 @@
 //! compiled here once for every N and term type ([`compare`] takes them at run time).
 
 use super::blas::{self, HostMatrix};
-use super::{ArrayTerm, Arrays, Cmp, ExpArray, ScanKind, TermKind, Transpose};
+use super::{ArrayTerm, Arrays, Cmp, ExpArray, IndexMap, ScanKind, TermKind, Transpose};
 use crate::error::GpuError;
 use expanse_core::functions::Unary;
 use expanse_core::{Expansion, FloatTerm};
@@ -195,6 +195,45 @@ fn compare_impl<T: ArrayTerm, const N: usize>(
             &v(&dx.scan(kind)?)?,
             &v(&hx.scan(kind)?)?,
         );
+    }
+
+    // Into preallocated outputs (equal to the allocating forms of the host backend).
+    let mut dz = dev.zeros::<T, N>(len)?;
+    dx.add_into(&dy, &mut dz)?;
+    d.exps("add_into", &v(&dz)?, &v(&hx.add(&hy)?)?);
+    dx.mul_into(&dy, &mut dz)?;
+    d.exps("mul_into", &v(&dz)?, &v(&hx.mul(&hy)?)?);
+    dx.scan_into(ScanKind::Inclusive, &mut dz)?;
+    d.exps("scan_into", &v(&dz)?, &v(&hx.scan(ScanKind::Inclusive)?)?);
+    dz.copy_from(&dy)?;
+    d.exps("copy_from", &v(&dz)?, &ys);
+
+    // Index-generated data (f64 only): the fused generate + reduce kernels.
+    if T::KIND == TermKind::F64 {
+        let lens = len as u64;
+        let delta: Expansion<f64, N> =
+            Expansion::<f64, N>::from_f64(0.6).div(&Expansion::from_f64((2 * lens) as f64));
+        for (name, map) in [
+            ("summation", IndexMap::summation(seed, lens)),
+            ("qrs term", IndexMap::qrs_term(2 * lens, &delta)),
+            ("qrs slope", IndexMap::qrs_slope(2 * lens, delta.hi())),
+        ] {
+            let a: ExpArray<T, N> = dev.indexed(&map)?;
+            let b: ExpArray<T, N> = host.indexed(&map)?;
+            d.exps(&format!("indexed {name}"), &v(&a)?, &v(&b)?);
+            for (what, p, q) in [
+                ("sum", dev.indexed_sum::<T, N>(&map)?, host.indexed_sum::<T, N>(&map)?),
+                (
+                    "sum_accurate",
+                    dev.indexed_sum_accurate::<T, N>(&map)?,
+                    host.indexed_sum_accurate::<T, N>(&map)?,
+                ),
+            ] {
+                let what = format!("indexed {name} {what}");
+                d.exps(&what, &[p.value], &[q.value]);
+                d.f64s(&what, &[p.err], &[q.err]);
+            }
+        }
     }
 
     // Sort with ties (copies) and a NaN.

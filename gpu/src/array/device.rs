@@ -349,9 +349,21 @@ impl DeviceBackend {
     // ---- map --------------------------------------------------------------------------------
 
     pub(crate) fn map_binary(&self, op: BinOp, a: &Raw, b: &Raw) -> Result<Raw, GpuError> {
+        let out = self.new_raw(a, dbuf(a).dev, a.len)?;
+        self.map_binary_into(op, a, b, &out)?;
+        Ok(out)
+    }
+
+    /// `out ← a op b` into an existing buffer (same device and length).
+    pub(crate) fn map_binary_into(
+        &self,
+        op: BinOp,
+        a: &Raw,
+        b: &Raw,
+        out: &Raw,
+    ) -> Result<(), GpuError> {
         let (ab, bb) = (dbuf(a), dbuf(b));
         let dev = ab.dev;
-        let out = self.new_raw(a, dev, a.len)?;
         let name = match op {
             BinOp::Add => "arr_add",
             BinOp::Sub => "arr_sub",
@@ -367,12 +379,17 @@ impl DeviceBackend {
                 &[
                     ab.arg(),
                     bb.arg(),
-                    dbuf(&out).arg(),
+                    dbuf(out).arg(),
                     KArg::U64(a.len as u64),
                 ],
             )?;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// A zeroed buffer of `bytes` bytes on GPU `dev`.
+    pub(crate) fn zeros(&self, dev: usize, bytes: usize) -> Result<DevBuf, GpuError> {
+        self.alloc_zeroed(dev, bytes)
     }
 
     pub(crate) fn map_unary(&self, op: UnOp, a: &Raw) -> Result<Raw, GpuError> {
@@ -493,10 +510,10 @@ impl DeviceBackend {
                 store: Store::Dev(self.alloc(dev, len * terms * a.kind.size())?),
             })
         };
-        let mut len = a.len;
-        let mut tiles = len.div_ceil(RED_TILE);
-        let mut part = part_raw(tiles)?;
-        let mut aux = self.alloc(dev, tiles * 3 * 8)?;
+        let len = a.len;
+        let tiles = len.div_ceil(RED_TILE);
+        let part = part_raw(tiles)?;
+        let aux = self.alloc(dev, tiles * 3 * 8)?;
         self.launch(
             inst(a),
             dev,
@@ -511,13 +528,38 @@ impl DeviceBackend {
                 KArg::U64(tiles as u64),
             ],
         )?;
+        self.reduce_passes(inst(a), dev, next, terms, tiles, part, aux)
+    }
+
+    /// The passes of a reduction after the first: tile partials (`terms` terms) reduced by
+    /// kernel `next` until one remains, then downloaded.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_passes(
+        &self,
+        like: Inst,
+        dev: usize,
+        next: &str,
+        terms: usize,
+        mut tiles: usize,
+        mut part: Raw,
+        mut aux: DevBuf,
+    ) -> Result<Option<RedOut>, GpuError> {
+        let kind = like.kind;
+        let part_raw = |len: usize| -> Result<Raw, GpuError> {
+            Ok(Raw {
+                kind,
+                n: terms,
+                len,
+                store: Store::Dev(self.alloc(dev, len * terms * kind.size())?),
+            })
+        };
         while tiles > 1 {
-            len = tiles;
+            let len = tiles;
             tiles = len.div_ceil(RED_TILE);
             let npart = part_raw(tiles)?;
             let naux = self.alloc(dev, tiles * 3 * 8)?;
             self.launch(
-                inst(a),
+                like,
                 dev,
                 next,
                 tiles as u32,
@@ -533,7 +575,7 @@ impl DeviceBackend {
             part = npart;
             aux = naux;
         }
-        let got = dbuf(&part).download_terms(a.kind, terms)?;
+        let got = dbuf(&part).download_terms(kind, terms)?;
         let mut value = [0.0; 8];
         match got {
             HostData::F64(v) => value[..terms].copy_from_slice(&v),
@@ -550,6 +592,95 @@ impl DeviceBackend {
             p: x[1],
             l: x[2],
         }))
+    }
+
+    // ---- index-generated data (array::indexed) ------------------------------------------------
+
+    /// The elements of `map` on GPU 0 (`arr_gen_fill`).
+    pub(crate) fn gen_fill(
+        &self,
+        map: &super::IndexMap,
+        kind: TermKind,
+        n: usize,
+        len: usize,
+    ) -> Result<Raw, GpuError> {
+        let like = Inst { kind, n };
+        let out = Raw {
+            kind,
+            n,
+            len,
+            store: Store::Dev(self.alloc(0, len * n * kind.size())?),
+        };
+        if len > 0 {
+            let (gen, d, p0, p1) = map.kernel_args();
+            self.launch(
+                like,
+                0,
+                "arr_gen_fill",
+                self.grid(0, len),
+                &[
+                    KArg::I32(gen),
+                    KArg::Sc(d),
+                    KArg::U64(p0),
+                    KArg::U64(p1),
+                    dbuf(&out).arg(),
+                    KArg::U64(len as u64),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// Σ of the elements of `map` on GPU 0 (`arr_gen_red_sum` or, with `acc`,
+    /// `arr_gen_red_sumacc`, then the ordinary passes).
+    pub(crate) fn gen_reduce(
+        &self,
+        map: &super::IndexMap,
+        kind: TermKind,
+        n: usize,
+        len: usize,
+        acc: bool,
+    ) -> Result<Option<RedOut>, GpuError> {
+        if len == 0 {
+            return Ok(None);
+        }
+        let like = Inst { kind, n };
+        let terms = if acc { super::acc_terms(n) } else { n };
+        let tiles = len.div_ceil(RED_TILE);
+        let part = Raw {
+            kind,
+            n: terms,
+            len: tiles,
+            store: Store::Dev(self.alloc(0, tiles * terms * kind.size())?),
+        };
+        let aux = self.alloc(0, tiles * 3 * 8)?;
+        let (gen, d, p0, p1) = map.kernel_args();
+        self.launch(
+            like,
+            0,
+            if acc {
+                "arr_gen_red_sumacc"
+            } else {
+                "arr_gen_red_sum"
+            },
+            tiles as u32,
+            &[
+                KArg::I32(gen),
+                KArg::Sc(d),
+                KArg::U64(p0),
+                KArg::U64(p1),
+                KArg::U64(len as u64),
+                dbuf(&part).arg(),
+                aux.arg(),
+                KArg::U64(tiles as u64),
+            ],
+        )?;
+        let next = if acc {
+            "arr_red_sumacc_next"
+        } else {
+            "arr_red_sum_next"
+        };
+        self.reduce_passes(like, 0, next, terms, tiles, part, aux)
     }
 
     /// max |x₀| over an array.
@@ -575,11 +706,17 @@ impl DeviceBackend {
     // ---- scan -------------------------------------------------------------------------------
 
     pub(crate) fn scan(&self, a: &Raw, inclusive: bool) -> Result<Raw, GpuError> {
+        let out = self.new_raw(a, dbuf(a).dev, a.len)?;
+        self.scan_into(a, inclusive, &out)?;
+        Ok(out)
+    }
+
+    /// The scan into an existing buffer (same device and length).
+    pub(crate) fn scan_into(&self, a: &Raw, inclusive: bool, out: &Raw) -> Result<(), GpuError> {
         let ab = dbuf(a);
         let dev = ab.dev;
-        let out = self.new_raw(a, dev, a.len)?;
         if a.len == 0 {
-            return Ok(out);
+            return Ok(());
         }
         let tiles = a.len.div_ceil(SCAN_TILE);
         let mut nodes = 0usize;
@@ -599,7 +736,7 @@ impl DeviceBackend {
             tiles as u32,
             &[
                 ab.arg(),
-                dbuf(&out).arg(),
+                dbuf(out).arg(),
                 KArg::U64(a.len as u64),
                 KArg::I32(inclusive as i32),
                 store.arg(),
@@ -607,7 +744,7 @@ impl DeviceBackend {
                 KArg::U64(tiles as u64),
             ],
         )?;
-        Ok(out)
+        Ok(())
     }
 
     // ---- sort and select --------------------------------------------------------------------

@@ -229,13 +229,23 @@ fn fill<T: FloatTerm, const N: usize>(
     f: impl Fn(usize) -> Expansion<T, N> + Sync + Send,
 ) -> Vec<T> {
     let mut out = vec![T::ZERO; len * N];
+    fill_into(len, &mut out, f);
+    out
+}
+
+/// [`fill`] into an existing interleaved array of `len` elements.
+fn fill_into<T: FloatTerm, const N: usize>(
+    len: usize,
+    out: &mut [T],
+    f: impl Fn(usize) -> Expansion<T, N> + Sync + Send,
+) {
+    assert_eq!(out.len(), len * N, "output of the wrong length");
     let w = OutTerms {
         ptr: out.as_mut_ptr(),
         len,
     };
-    // SAFETY: index i is written by this call only.
+    // SAFETY: index i is written by this call only; `out` holds len·N terms.
     par_for(len, 1024, &|i| unsafe { w.set(i, &f(i)) });
-    out
 }
 
 /// Like [`fill`] with an f64 beside each element (the error bounds).
@@ -268,18 +278,35 @@ fn fill2<T: FloatTerm, const N: usize>(
 
 pub(crate) fn map_binary(op: BinOp, a: &Raw, b: &Raw) -> Raw {
     dispatch!(a.kind, a.n, T, N => {
-        let (x, y, len) = (host::<T>(a), host::<T>(b), a.len);
-        let out = fill::<T, N>(len, |i| {
-            let (p, q) = (at::<T, N>(x, len, i), at::<T, N>(y, len, i));
-            match op {
-                BinOp::Add => add_e(&p, &q),
-                BinOp::Sub => add_e(&p, &q.neg()),
-                BinOp::Mul => mul_e(&p, &q),
-                BinOp::Div => div_e(&p, &q),
-            }
-        });
-        raw_of::<T>(N, len, out)
+        let mut out = vec![T::ZERO; a.len * N];
+        map_binary_impl::<T, N>(op, a, b, &mut out);
+        raw_of::<T>(N, a.len, out)
     })
+}
+
+fn map_binary_impl<T: ArrayTerm, const N: usize>(op: BinOp, a: &Raw, b: &Raw, out: &mut [T]) {
+    let (x, y, len) = (host::<T>(a), host::<T>(b), a.len);
+    fill_into::<T, N>(len, out, |i| {
+        let (p, q) = (at::<T, N>(x, len, i), at::<T, N>(y, len, i));
+        match op {
+            BinOp::Add => add_e(&p, &q),
+            BinOp::Sub => add_e(&p, &q.neg()),
+            BinOp::Mul => mul_e(&p, &q),
+            BinOp::Div => div_e(&p, &q),
+        }
+    });
+}
+
+/// `out ← a op b` in place (same length).
+pub(crate) fn map_binary_into(op: BinOp, a: &Raw, b: &Raw, out: &mut Raw) {
+    dispatch!(a.kind, a.n, T, N => map_binary_impl::<T, N>(op, a, b, host_mut::<T>(out)))
+}
+
+fn host_mut<T: ArrayTerm>(r: &mut Raw) -> &mut [T] {
+    match &mut r.store {
+        Store::Host(h) => T::host_slice_mut(h),
+        Store::Dev(_) => unreachable!("device array given to the host backend"),
+    }
 }
 
 pub(crate) fn map_unary(op: UnOp, a: &Raw) -> Raw {
@@ -615,9 +642,21 @@ fn scan_tile_tree<T: FloatTerm, const N: usize>(
 }
 
 fn scan_impl<T: ArrayTerm, const N: usize>(a: &Raw, inclusive: bool) -> Raw {
+    let mut out = vec![T::ZERO; a.len * N];
+    scan_impl_into::<T, N>(a, inclusive, &mut out);
+    raw_of::<T>(N, a.len, out)
+}
+
+/// The scan into an existing array (same length).
+pub(crate) fn scan_into(a: &Raw, inclusive: bool, out: &mut Raw) {
+    dispatch!(a.kind, a.n, T, N => scan_impl_into::<T, N>(a, inclusive, host_mut::<T>(out)))
+}
+
+fn scan_impl_into<T: ArrayTerm, const N: usize>(a: &Raw, inclusive: bool, out: &mut [T]) {
     let (x, len) = (host::<T>(a), a.len);
+    assert_eq!(out.len(), len * N, "output of the wrong length");
     if len == 0 {
-        return raw_of::<T>(N, 0, Vec::new());
+        return;
     }
     let tiles = len.div_ceil(SCAN_TILE);
     // Tile totals: the roots of the tiles' thread trees.
@@ -635,8 +674,7 @@ fn scan_impl<T: ArrayTerm, const N: usize>(a: &Raw, inclusive: bool) -> Raw {
         nodes.push(cur);
         l += 1;
     }
-    let out = {
-        let mut out = vec![T::ZERO; len * N];
+    {
         let w = OutTerms {
             ptr: out.as_mut_ptr(),
             len,
@@ -691,9 +729,7 @@ fn scan_impl<T: ArrayTerm, const N: usize>(a: &Raw, inclusive: bool) -> Raw {
                 }
             }
         });
-        out
-    };
-    raw_of::<T>(N, len, out)
+    }
 }
 
 pub(crate) fn scan(a: &Raw, inclusive: bool) -> Raw {
@@ -1036,4 +1072,51 @@ fn gemm_impl<T: ArrayTerm, const N: usize>(g: &GemmArgs) -> (Raw, Vec<f64>) {
 /// C ← α·A·B + β·C with bounds.
 pub(crate) fn gemm(g: &GemmArgs) -> (Raw, Vec<f64>) {
     dispatch!(g.a.kind, g.a.n, T, N => gemm_impl::<T, N>(g))
+}
+
+// ---- index-generated data (array::indexed) ----------------------------------------------------
+
+/// The elements of `map` (f64 terms, N = `n`), on all cores.
+pub(crate) fn gen_fill(map: &super::IndexMap, n: usize, len: usize) -> Raw {
+    with_n!(n, N => {
+        let out = fill::<f64, N>(len, |i| super::indexed::leaf::<N>(map, i as u64));
+        raw_of::<f64>(N, len, out)
+    })
+}
+
+/// Σ of the elements of `map` in the order of `reduce_generic` (`arr_gen_red_sum`), on
+/// accumulators of N terms, or of `acc_terms(N)` with `acc` (`arr_gen_red_sumacc`).
+fn gen_reduce_impl<const N: usize, const M: usize>(map: &super::IndexMap, len: usize) -> Option<RedOut> {
+    reduce_generic(
+        len,
+        |i| {
+            let e = super::indexed::leaf::<N>(map, i as u64);
+            let mut t = [0.0f64; M];
+            t[..N].copy_from_slice(e.terms());
+            SumV {
+                e: exp_of_terms::<f64, M>(&t),
+                a: 0.0,
+                p: 0.0,
+                l: lead(&e),
+            }
+        },
+        comb_sum,
+    )
+    .map(|v: SumV<f64, M>| RedOut {
+        value: sc_of(&v.e),
+        p: v.p,
+        a: v.a,
+        l: v.l,
+    })
+}
+
+pub(crate) fn gen_reduce(map: &super::IndexMap, n: usize, len: usize, acc: bool) -> Option<RedOut> {
+    with_n!(n, N => {
+        if acc {
+            const M: usize = super::acc_terms(N);
+            gen_reduce_impl::<N, M>(map, len)
+        } else {
+            gen_reduce_impl::<N, N>(map, len)
+        }
+    })
 }

@@ -86,6 +86,7 @@ pub mod bound;
 pub mod check;
 pub mod device;
 mod host;
+pub mod indexed;
 
 use crate::device::{GpuContext, GpuTerm};
 use crate::error::{GpuError, GpuErrorKind, GpuUnavailable};
@@ -97,6 +98,7 @@ use std::sync::Arc;
 
 pub use blas::{Bounded, BoundedArray, BoundedMatrix, Transpose};
 pub use device::{KArg, KernelExec};
+pub use indexed::IndexMap;
 
 /// Elements per tile of a reduction (256 "threads" × 8).
 pub const RED_TILE: usize = 2048;
@@ -160,6 +162,9 @@ pub trait ArrayTerm: GpuTerm {
     /// Views host terms (internal).
     #[doc(hidden)]
     fn host_slice(h: &HostData) -> &[Self];
+    /// Views host terms mutably (internal).
+    #[doc(hidden)]
+    fn host_slice_mut(h: &mut HostData) -> &mut [Self];
 }
 
 impl ArrayTerm for f64 {
@@ -179,6 +184,12 @@ impl ArrayTerm for f64 {
             HostData::F32(_) => unreachable!("f32 data in an f64 array"),
         }
     }
+    fn host_slice_mut(h: &mut HostData) -> &mut [Self] {
+        match h {
+            HostData::F64(v) => v,
+            HostData::F32(_) => unreachable!("f32 data in an f64 array"),
+        }
+    }
 }
 
 impl ArrayTerm for f32 {
@@ -193,6 +204,12 @@ impl ArrayTerm for f32 {
         }
     }
     fn host_slice(h: &HostData) -> &[Self] {
+        match h {
+            HostData::F32(v) => v,
+            HostData::F64(_) => unreachable!("f64 data in an f32 array"),
+        }
+    }
+    fn host_slice_mut(h: &mut HostData) -> &mut [Self] {
         match h {
             HostData::F32(v) => v,
             HostData::F64(_) => unreachable!("f64 data in an f32 array"),
@@ -455,6 +472,27 @@ impl Arrays {
         self.store_interleaved_on(0, len, terms)
     }
 
+    /// An array of `len` zeros (on GPU 0 for the device backend), e.g. the preallocated output
+    /// of [`ExpArray::add_into`] or [`ExpArray::scan_into`]; nothing is uploaded.
+    pub fn zeros<T: ArrayTerm, const N: usize>(
+        &self,
+        len: usize,
+    ) -> Result<ExpArray<T, N>, GpuError> {
+        let store = match &*self.inner {
+            Backend::Host => Store::Host(T::into_host(vec![T::ZERO; len * N])),
+            Backend::Device(d) => Store::Dev(d.zeros(0, len * N * T::KIND.size())?),
+        };
+        Ok(ExpArray::from_raw(
+            Raw {
+                kind: T::KIND,
+                n: N,
+                len,
+                store,
+            },
+            self.clone(),
+        ))
+    }
+
     fn store_interleaved_on<T: ArrayTerm, const N: usize>(
         &self,
         device: usize,
@@ -683,6 +721,58 @@ pub const fn acc_terms(n: usize) -> usize {
     }
 }
 
+/// The result of [`ExpArray::sum_bounded`] from its raw reduction over `len` elements.
+pub(crate) fn bounded_sum_of<T: ArrayTerm, const N: usize>(
+    r: Option<RedOut>,
+    len: usize,
+) -> Bounded<Expansion<T, N>> {
+    let c = bound::Consts::new::<T>(N);
+    match r {
+        None => Bounded {
+            value: Expansion::zero(),
+            err: 0.0,
+        },
+        Some(r) => Bounded {
+            value: exp_of_sc(&r.value),
+            err: c.finalize(&c.mul, 0.0, 0, r.a, len as u64 - 1, r.l),
+        },
+    }
+}
+
+/// The result of [`ExpArray::sum_accurate`] from its raw reduction (accumulators of
+/// [`acc_terms`]`(N)` terms) over `len` elements.
+pub(crate) fn accurate_sum_of<T: ArrayTerm, const N: usize>(
+    r: Option<RedOut>,
+    len: usize,
+) -> Bounded<Expansion<T, N>> {
+    let m = acc_terms(N);
+    let c = bound::Consts::new::<T>(m);
+    let Some(r) = r else {
+        return Bounded {
+            value: Expansion::zero(),
+            err: 0.0,
+        };
+    };
+    let mut t = [T::ZERO; N];
+    for (k, v) in t.iter_mut().enumerate() {
+        *v = T::from_f64(r.value[k]);
+    }
+    if N == 2 {
+        let (h, l) = expanse_core::eft::fast_two_sum(t[0], t[1]);
+        t[0] = h;
+        t[1] = l;
+    }
+    let mut tail = 0.0;
+    for v in &r.value[N..m] {
+        tail = bound::add_up(tail, v.abs());
+    }
+    let acc = c.finalize(&c.mul, 0.0, 0, r.a, len as u64 - 1, r.l);
+    Bounded {
+        value: exp_of_terms(&t),
+        err: bound::add_up(acc, tail),
+    }
+}
+
 /// The result of a raw reduction: the value and the bound accumulators (P, A, L; module
 /// [`bound`]); `None` for an empty array.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -903,17 +993,10 @@ impl<T: ArrayTerm, const N: usize> ExpArray<T, N> {
     /// The sum and a rigorous bound of its error: |value − Σ xᵢ| ≤ err for the exact sum of
     /// the elements' exact values (+∞ when the sum leaves the range of [`bound`]).
     pub fn sum_bounded(&self) -> Result<Bounded<Expansion<T, N>>, GpuError> {
-        let c = bound::Consts::new::<T>(N);
-        Ok(match self.reduce_raw(RedOp::Sum, None)? {
-            None => Bounded {
-                value: Expansion::zero(),
-                err: 0.0,
-            },
-            Some(r) => Bounded {
-                value: exp_of_sc(&r.value),
-                err: c.finalize(&c.mul, 0.0, 0, r.a, self.raw.len as u64 - 1, r.l),
-            },
-        })
+        Ok(bounded_sum_of::<T, N>(
+            self.reduce_raw(RedOp::Sum, None)?,
+            self.raw.len,
+        ))
     }
 
     /// The sum in doubled precision: the same tree as [`Self::sum`] run on accumulators of
@@ -924,32 +1007,10 @@ impl<T: ArrayTerm, const N: usize> ExpArray<T, N> {
     /// far beyond 1/u^N still come out right to N terms (`tests/it/arrays_host.rs`: 10⁶ terms
     /// cancelling by a factor 10³⁰).
     pub fn sum_accurate(&self) -> Result<Bounded<Expansion<T, N>>, GpuError> {
-        let m = acc_terms(N);
-        let c = bound::Consts::new::<T>(m);
-        let Some(r) = self.reduce_raw(RedOp::SumAcc, None)? else {
-            return Ok(Bounded {
-                value: Expansion::zero(),
-                err: 0.0,
-            });
-        };
-        let mut t = [T::ZERO; N];
-        for (k, v) in t.iter_mut().enumerate() {
-            *v = T::from_f64(r.value[k]);
-        }
-        if N == 2 {
-            let (h, l) = expanse_core::eft::fast_two_sum(t[0], t[1]);
-            t[0] = h;
-            t[1] = l;
-        }
-        let mut tail = 0.0;
-        for v in &r.value[N..m] {
-            tail = bound::add_up(tail, v.abs());
-        }
-        let acc = c.finalize(&c.mul, 0.0, 0, r.a, self.raw.len as u64 - 1, r.l);
-        Ok(Bounded {
-            value: exp_of_terms(&t),
-            err: bound::add_up(acc, tail),
-        })
+        Ok(accurate_sum_of::<T, N>(
+            self.reduce_raw(RedOp::SumAcc, None)?,
+            self.raw.len,
+        ))
     }
 
     /// The smallest element by exact value (the first of equal ones in the reduction order; a
@@ -1071,6 +1132,77 @@ impl<T: ArrayTerm, const N: usize> ExpArray<T, N> {
                 arrays: self.arrays.clone(),
             },
         ))
+    }
+}
+
+// ---- operations into preallocated outputs ---------------------------------------------------
+
+impl<T: ArrayTerm, const N: usize> ExpArray<T, N> {
+    fn check_out(&self, out: &Self, what: &str) -> Result<(), GpuError> {
+        self.check_pair(out, what)?;
+        if std::ptr::eq(self, out) {
+            return Err(invalid(format!("{what}: the output is an input")));
+        }
+        Ok(())
+    }
+
+    fn binary_into(&self, other: &Self, out: &mut Self, op: BinOp) -> Result<(), GpuError> {
+        self.check_pair(other, "element-wise operation")?;
+        self.check_out(out, "element-wise operation into an array")?;
+        match self.arrays.dev() {
+            None => host::map_binary_into(op, &self.raw, &other.raw, &mut out.raw),
+            Some(d) => d.map_binary_into(op, &self.raw, &other.raw, &out.raw)?,
+        }
+        Ok(())
+    }
+
+    /// `out ← self + other` element-wise (as [`Self::add`]) into an existing array of the same
+    /// length, backend and GPU: no allocation, so a timing of it is the kernel's.
+    pub fn add_into(&self, other: &Self, out: &mut Self) -> Result<(), GpuError> {
+        self.binary_into(other, out, BinOp::Add)
+    }
+    /// `out ← self − other` (as [`Self::sub`]; see [`Self::add_into`]).
+    pub fn sub_into(&self, other: &Self, out: &mut Self) -> Result<(), GpuError> {
+        self.binary_into(other, out, BinOp::Sub)
+    }
+    /// `out ← self · other` (as [`Self::mul`]; see [`Self::add_into`]).
+    pub fn mul_into(&self, other: &Self, out: &mut Self) -> Result<(), GpuError> {
+        self.binary_into(other, out, BinOp::Mul)
+    }
+    /// `out ← self / other` (as [`Self::div`]; see [`Self::add_into`]).
+    pub fn div_into(&self, other: &Self, out: &mut Self) -> Result<(), GpuError> {
+        self.binary_into(other, out, BinOp::Div)
+    }
+
+    /// Prefix sums (as [`Self::scan`]) into an existing array of the same length, backend and
+    /// GPU. The output is not allocated; the scan's small scratch (one expansion and two
+    /// counters per node of the tile tree, about 2·len/2048 nodes) still is, per call.
+    pub fn scan_into(&self, kind: ScanKind, out: &mut Self) -> Result<(), GpuError> {
+        self.check_out(out, "scan into an array")?;
+        match self.arrays.dev() {
+            None => host::scan_into(&self.raw, kind == ScanKind::Inclusive, &mut out.raw),
+            Some(d) => d.scan_into(&self.raw, kind == ScanKind::Inclusive, &out.raw)?,
+        }
+        Ok(())
+    }
+
+    /// Copies `src` into this array (same length, backend and GPU): a device-to-device copy on
+    /// the device backend, the baseline of the bandwidth rows of `expanse bench arrays`.
+    pub fn copy_from(&mut self, src: &Self) -> Result<(), GpuError> {
+        src.check_out(self, "copy")?;
+        match (&mut self.raw.store, &src.raw.store) {
+            (Store::Host(d), Store::Host(s)) => {
+                T::host_slice_mut(d).copy_from_slice(T::host_slice(s));
+            }
+            (Store::Dev(d), Store::Dev(s)) => {
+                let bytes = src.raw.len * N * T::KIND.size();
+                if bytes > 0 {
+                    d.exec.copy(d.id, 0, s.id, 0, bytes)?;
+                }
+            }
+            _ => return Err(invalid("copy: the arrays belong to different backends")),
+        }
+        Ok(())
     }
 }
 

@@ -698,3 +698,134 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sel_scatter(const T 
         }
     }
 }
+
+// ---- index-generated data (gpu/src/array/indexed.rs; host mirror in host.rs gen_*) -------------
+// Element i computed from its index alone, so a sum of 10^9 values needs no array: the fused
+// generate+reduce kernels below read nothing and write one partial per tile, in the reduction
+// order of reduce_tile (tiles of RED_TILE, "thread" j folding j, j + 256, ... left to right,
+// then the pairwise tree), followed by the ordinary arr_red_sum_next / arr_red_sumacc_next
+// passes. The generators are written for double terms (the host refuses float arrays).
+
+#define GEN_SUMMATION 0
+#define GEN_QRS_TERM 1
+#define GEN_QRS_SLOPE 2
+
+// SplitMix64 (indexed.rs splitmix).
+__device__ __forceinline__ u64 gen_splitmix(u64 z) {
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// 2^k for -1022 <= k <= 1023, exactly.
+__device__ __forceinline__ double gen_pow2(int k) { return __longlong_as_double((long long)((u64)(k + 1023) << 52)); }
+
+// ±m·2^(e-52) with a 53-bit m from h, e in [lo, hi] (indexed.rs draw).
+__device__ __forceinline__ double gen_draw(u64 h, int lo, int hi) {
+    const u64 m = (h >> 11) | (1ull << 52);
+    const u64 span = (u64)(hi - lo + 1);
+    const int e = lo + (int)(gen_splitmix(h) % span);
+    const double v = (double)m * gen_pow2(e - 52);
+    return (h & 1ull) ? -v : v;
+}
+
+__device__ __forceinline__ double gen_signal(u64 seed, u64 i) {
+    const u64 rot = (seed << 17) | (seed >> 47);
+    return gen_draw(gen_splitmix(rot ^ (i * 0xA24BAED4963EE407ull)), -600, 0);
+}
+
+// The summation data set (indexed.rs summation_value).
+__device__ double gen_summation(u64 seed, u64 n, u64 i) {
+    const u64 half = n / 2;
+    if (i >= 2 * half) return gen_signal(seed, i);
+    const u64 p = i % half;
+    if (gen_splitmix(seed ^ (p * 0xD1B54A32D192ED03ull)) % 4 == 3) return gen_signal(seed, i);
+    const double x = gen_draw(gen_splitmix(seed ^ (p * 0x9E3779B97F4A7C15ull)), -30, 20);
+    return i >= half ? -x : x;
+}
+
+// Term j of the QRS sum at delta = 1 - s (indexed.rs qrs_term): (2Q - M^2)/(M·sqrt(Q)) with
+// Q = (2j + delta·k)(2(M - j) - delta·k), M = n - 1, k = M - 2j; accurate tier throughout.
+__device__ E gen_qrs_term(const E &delta, u64 n, u64 j) {
+    const double m1 = (double)(n - 1);
+    const E m2 = acc_mul_term(acc_from((T)m1), (T)m1);
+    const double k = (double)(n - 1 - 2 * j);
+    const E dk = acc_mul_term(delta, (T)k);
+    const E a = acc_add_term(dk, (T)(2.0 * (double)j));
+    const E b = acc_add_term(acc_neg(dk), (T)(2.0 * (double)(n - 1 - j)));
+    const E q = acc_mul(a, b);
+    const E r = acc_sqrt(q);
+    const E q2 = e_of(x_ldexp<NT>(x_of(q), 1));
+    return acc_div(acc_sub(q2, m2), acc_mul_term(r, (T)m1));
+}
+
+// dF/d(delta) term j in double (indexed.rs qrs_slope): s·t²·(2q + 1)/q^{3/2}, q = Q/M², t = k/M.
+__device__ __forceinline__ double gen_qrs_slope(double d_hi, u64 n, u64 j) {
+    const double m1 = (double)(n - 1);
+    const double k = (double)(n - 1 - 2 * j);
+    const double dk = d_hi * k;
+    const double a = dk + 2.0 * (double)j;
+    const double b = 2.0 * (double)(n - 1 - j) - dk;
+    const double qf = (a * b) / (m1 * m1);
+    const double tf = k / m1;
+    const double s = 1.0 - d_hi;
+    return s * tf * tf * (2.0 * qf + 1.0) / (qf * sqrt(qf));
+}
+
+__device__ __forceinline__ E gen_leaf(int gen, const Sc &d, u64 p0, u64 p1, u64 i) {
+    if (gen == GEN_SUMMATION) return acc_from((T)gen_summation(p0, p1, i));
+    if (gen == GEN_QRS_TERM) return gen_qrs_term(e_of_sc(d), p1, i);
+    return acc_from((T)gen_qrs_slope(d.t[0], p1, i));
+}
+
+// The generated elements 0..len (a map with no input).
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_gen_fill(int gen, Sc d, u64 p0, u64 p1, T *out, u64 len) {
+    GRID_STRIDE(i, len) st_e(out, len, i, gen_leaf(gen, d, p0, p1, i));
+}
+
+// One tile of the sum of the generated elements, on M-term accumulators: reduce_tile's order
+// with the leaf of OP_SUM (A = 0, P = 0, L = |x0|).
+template <int M>
+__device__ __forceinline__ void gen_reduce_tile(int gen, const Sc &d, u64 p0, u64 p1, u64 len, T *pe, double *aux, u64 tiles) {
+    __shared__ RV<M> sv[RED_THREADS];
+    const u64 base = (u64)blockIdx.x * RED_TILE;
+    const u64 rem = len - base;
+    const int count = rem < RED_TILE ? (int)rem : RED_TILE;
+    const int threads = count < RED_THREADS ? count : RED_THREADS;
+    const int j = threadIdx.x;
+    if (j < threads) {
+        RV<M> acc;
+        for (int r = j; r < count; r += RED_THREADS) {
+            const E x = gen_leaf(gen, d, p0, p1, base + r);
+            RV<M> v;
+            v.e = x_of_e<M>(x);
+            v.a = 0.0;
+            v.p = 0.0;
+            v.l = lead_abs(x);
+            acc = r == j ? v : comb_sum<M>(acc, v);
+        }
+        sv[j] = acc;
+    }
+    __syncthreads();
+    for (int s = 1; s < threads; s *= 2) {
+        if ((j % (2 * s)) == 0 && j + s < threads) sv[j] = comb_sum<M>(sv[j], sv[j + s]);
+        __syncthreads();
+    }
+    if (j == 0) {
+        st_x<M>(pe, tiles, blockIdx.x, sv[0].e);
+        aux[blockIdx.x] = sv[0].a;
+        aux[tiles + blockIdx.x] = sv[0].p;
+        aux[2 * tiles + blockIdx.x] = sv[0].l;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_gen_red_sum(int gen, Sc d, u64 p0, u64 p1, u64 len, T *pe, double *aux,
+                                                                        u64 tiles) {
+    gen_reduce_tile<NT>(gen, d, p0, p1, len, pe, aux, tiles);
+}
+
+extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_gen_red_sumacc(int gen, Sc d, u64 p0, u64 p1, u64 len, T *pe,
+                                                                           double *aux, u64 tiles) {
+    gen_reduce_tile<ACC_M>(gen, d, p0, p1, len, pe, aux, tiles);
+}

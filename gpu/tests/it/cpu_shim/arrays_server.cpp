@@ -97,6 +97,9 @@ static void register_all(const std::string &inst) {
     K(blas_gemv_finish, false)
     K(blas_gemm_fold, true)
     K(blas_gemm_finish, false)
+    K(arr_gen_fill, false)
+    K(arr_gen_red_sum, true)
+    K(arr_gen_red_sumacc, true)
 #undef K
 }
 #endif

@@ -51,6 +51,11 @@ static inline float __uint_as_float(unsigned v) {
 static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
     return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
+static inline unsigned long long __brevll(unsigned long long v) {
+    unsigned long long r = 0;
+    for (int b = 0; b < 64; ++b) r |= ((v >> b) & 1ull) << (63 - b);
+    return r;
+}
 static inline int __clzll(long long v) { return v == 0 ? 64 : __builtin_clzll((unsigned long long)v); }
 using std::sqrt;
 using std::round;
@@ -129,3 +134,9 @@ static inline void shim_run_block(unsigned n, const std::function<void()> &f) {
     }
     current = -1;
 }
+
+// ---- dynamic shared memory (extern __shared__) ----------------------------------------------
+// A kernel declares its dynamic shared memory with LIMB_DYNAMIC_SMEM(name); on the host it is
+// one buffer that the harness sizes before running a block.
+static std::vector<unsigned long long> shim_dynamic_smem;
+#define LIMB_DYNAMIC_SMEM(name) unsigned long long *name = shim_dynamic_smem.data()
