@@ -14,6 +14,69 @@ pub struct Options {
     pub json: bool,
     /// Print the help text and exit 0.
     pub help: bool,
+    /// `--backend auto|cpu|gpu` (default auto): where the applications with a GPU version run.
+    pub backend: BackendChoice,
+}
+
+/// Where an application runs (`--backend`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// The GPU when one is usable, otherwise all CPU cores (saying why on stderr).
+    #[default]
+    Auto,
+    /// All CPU cores only.
+    Cpu,
+    /// The GPU; an error when none is usable.
+    Gpu,
+}
+
+impl std::str::FromStr for BackendChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(BackendChoice::Auto),
+            "cpu" => Ok(BackendChoice::Cpu),
+            "gpu" => Ok(BackendChoice::Gpu),
+            other => Err(format!("--backend: '{other}' is not one of auto, cpu, gpu")),
+        }
+    }
+}
+
+/// The backend chosen for a run: the GPU context when one is used, and a line for stderr
+/// (which GPU, or why the CPU is used).
+pub struct SelectedBackend {
+    /// The GPUs, when the run uses them.
+    pub gpu: Option<expanse_gpu::GpuContext>,
+    /// What to tell the user (stderr): the GPU used, or why `auto` fell back to the CPU.
+    pub note: Option<String>,
+}
+
+/// Probes for a GPU as `--backend` asks: `cpu` never probes; `gpu` is an error (the message
+/// says why) when no GPU is usable; `auto` falls back to the CPU with the reason in the note.
+pub fn select_backend(choice: BackendChoice) -> Result<SelectedBackend, String> {
+    match choice {
+        BackendChoice::Cpu => Ok(SelectedBackend {
+            gpu: None,
+            note: None,
+        }),
+        BackendChoice::Gpu | BackendChoice::Auto => match expanse_gpu::GpuContext::probe() {
+            Ok(ctx) => Ok(SelectedBackend {
+                note: Some(format!("using the GPU: {}", ctx.describe())),
+                gpu: Some(ctx),
+            }),
+            Err(u) if choice == BackendChoice::Gpu => {
+                Err(format!("--backend gpu: no usable GPU: {}", u.reason))
+            }
+            Err(u) => Ok(SelectedBackend {
+                gpu: None,
+                note: Some(format!(
+                    "no usable GPU ({}); falling back to all CPU cores ({} threads)",
+                    u.reason,
+                    rayon::current_num_threads()
+                )),
+            }),
+        },
+    }
 }
 
 /// Parses the arguments after the program name. Unknown flags and stray arguments are an
@@ -24,8 +87,16 @@ where
     S: AsRef<str>,
 {
     let mut o = Options::default();
-    for a in args {
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
         match a.as_ref() {
+            "--backend" => {
+                let v = args
+                    .next()
+                    .ok_or_else(|| "--backend needs a value: auto, cpu or gpu".to_string())?;
+                o.backend = v.as_ref().parse()?;
+            }
+            b if b.starts_with("--backend=") => o.backend = b["--backend=".len()..].parse()?,
             "--quick" => o.quick = true,
             "--json" => o.json = true,
             "--help" | "-h" => o.help = true,
@@ -46,8 +117,10 @@ pub fn help_text(name: &str, what: &str) -> String {
          Flags:\n  \
          --quick   small sizes (under a minute on 2 cores), still checked against the known answer\n  \
          --json    print one JSON object {{\"application\", \"passed\", \"results\": [{{\"name\", \"value\"}}]}}\n  \
+         --backend auto|cpu|gpu   where the applications with a GPU version run (default auto)\n  \
          --help    this text\n\n\
-         Runs on all CPU cores (rayon). The GPU version comes with the GPU array layer.\n\
+         Runs on all CPU cores (rayon); fft, mandelbrot and md also on the GPU when one is usable,\n\
+         then the CPU version runs too and both results must be identical.\n\
          Exit status: 0 result agrees with the known answer, 1 it does not, 2 usage error.\n"
     )
 }

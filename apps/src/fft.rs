@@ -32,10 +32,17 @@
 //! *Accuracy and Stability of Numerical Algorithms* Thm. 24.2: log2(n)·η/(1 − log2(n)·η) with
 //! η ≈ (4√2 + 1)·u) and in the max-norm. The check asserts both ≤ [`C_BOUND`]·log2(n)·u, u the
 //! format's unit roundoff: 2^−53 (f64), 2^−48 (df64), 2^−96 (qf128), 2^−106 (dd), 2^−212 (qd).
+//!
+//! **GPU.** With a GPU ([`run_all_on`]), every size of every format is also transformed there
+//! (`expanse_gpu::apps::fft`: the same permutation, butterflies, arithmetic and twiddle table,
+//! so the same operations in the same order), forward and back, and both results are compared
+//! bit for bit with the CPU's; the rates are transforms per second on each.
 
 use crate::cli::Report;
 use expanse_core::functions::constants::pi;
 use expanse_core::{Expansion, FloatTerm};
+use expanse_gpu::apps::fft::FftGpu;
+use expanse_gpu::{GpuContext, GpuError, GpuTerm};
 use rayon::prelude::*;
 use rug::Float;
 use std::time::Instant;
@@ -75,6 +82,12 @@ pub trait Real: Copy + Send + Sync + 'static {
     fn to_f64(self) -> f64;
     /// The exact value in MPFR.
     fn to_rug(self) -> Float;
+    /// The term type on the GPU.
+    type Term: GpuTerm;
+    /// Terms per value on the GPU.
+    const TERMS: usize;
+    /// Writes the terms: term k at `out[k·stride + i]`.
+    fn put(self, out: &mut [Self::Term], stride: usize, i: usize);
 }
 
 impl Real for f64 {
@@ -111,6 +124,11 @@ impl Real for f64 {
     fn to_rug(self) -> Float {
         Float::with_val(53, self)
     }
+    type Term = f64;
+    const TERMS: usize = 1;
+    fn put(self, out: &mut [f64], _stride: usize, i: usize) {
+        out[i] = self;
+    }
 }
 
 /// Names and units of the expansion formats.
@@ -140,7 +158,7 @@ impl ExpansionFormat for Expansion<f64, 4> {
     const UNIT: f64 = 1.0 / (1u128 << 106) as f64 / (1u128 << 106) as f64;
 }
 
-impl<T: FloatTerm, const N: usize> Real for Expansion<T, N>
+impl<T: GpuTerm, const N: usize> Real for Expansion<T, N>
 where
     Expansion<T, N>: ExpansionFormat,
 {
@@ -178,6 +196,13 @@ where
     }
     fn to_rug(self) -> Float {
         Expansion::to_rug(&self)
+    }
+    type Term = T;
+    const TERMS: usize = N;
+    fn put(self, out: &mut [T], stride: usize, i: usize) {
+        for (k, t) in self.terms().iter().enumerate() {
+            out[k * stride + i] = *t;
+        }
     }
 }
 
@@ -223,6 +248,17 @@ impl<R: Real> Twiddles<R> {
             })
             .collect();
         Twiddles { log2_max, w }
+    }
+
+    /// The table in the GPU's layout: term k of the real part of entry i at `k·h + i`, of the
+    /// imaginary part at `(TERMS + k)·h + i` (h = N/2 entries).
+    pub fn device_layout(&self) -> Vec<R::Term> {
+        device_layout(&self.w)
+    }
+
+    /// log2 of the largest size.
+    pub fn log2_max(&self) -> u32 {
+        self.log2_max
     }
 
     /// The largest size.
@@ -369,18 +405,38 @@ fn errors(pairs: impl ParallelIterator<Item = (f64, f64)>) -> Errors {
 /// (a) Round trip: inverse(forward(x)) against x. Returns the errors and the seconds of the
 /// forward transform.
 pub fn round_trip<R: Real>(tw: &Twiddles<R>, seed: u64, log2n: u32) -> (Errors, f64) {
+    let (e, secs, _, _) = round_trip_impl(tw, seed, log2n, false);
+    (e, secs)
+}
+
+/// [`round_trip`], also returning the forward transform and the round trip's result.
+pub fn round_trip_vectors<R: Real>(
+    tw: &Twiddles<R>,
+    seed: u64,
+    log2n: u32,
+) -> (Errors, f64, Vec<Complex<R>>, Vec<Complex<R>>) {
+    round_trip_impl(tw, seed, log2n, true)
+}
+
+fn round_trip_impl<R: Real>(
+    tw: &Twiddles<R>,
+    seed: u64,
+    log2n: u32,
+    keep: bool,
+) -> (Errors, f64, Vec<Complex<R>>, Vec<Complex<R>>) {
     let n = 1usize << log2n;
     let mut a = input_vec::<R>(seed, n);
     let t = Instant::now();
     fft(&mut a, tw, false);
     let secs = t.elapsed().as_secs_f64();
+    let fwd = if keep { a.clone() } else { Vec::new() };
     fft(&mut a, tw, true);
     let e = errors(a.par_iter().enumerate().map(|(j, z)| {
         let [x, y] = input(seed, j);
         let d = z[0].dist(R::from_f32(x)).hypot(z[1].dist(R::from_f32(y)));
         (d, f64::from(x).hypot(f64::from(y)))
     }));
-    (e, secs)
+    (e, secs, fwd, if keep { a } else { Vec::new() })
 }
 
 /// The frequency m of the analytic test at size n: the largest odd m ≤ n/3.
@@ -488,6 +544,82 @@ pub fn against_mpfr<R: Real>(tw: &Twiddles<R>, seed: u64, reference: &[[Float; 2
     }))
 }
 
+/// A complex vector in the GPU's layout (term k of the real part of element i at `k·n + i`, of
+/// the imaginary part at `(TERMS + k)·n + i`).
+pub fn device_layout<R: Real>(a: &[Complex<R>]) -> Vec<R::Term> {
+    let n = a.len();
+    let mut out = vec![<R::Term as FloatTerm>::ZERO; 2 * R::TERMS * n];
+    {
+        let (re, im) = out.split_at_mut(R::TERMS * n);
+        for (i, z) in a.iter().enumerate() {
+            z[0].put(re, n, i);
+            z[1].put(im, n, i);
+        }
+    }
+    out
+}
+
+/// Elements (complex numbers) of two vectors in the GPU's layout whose terms differ in any bit.
+pub fn differing_elements<U: FloatTerm>(a: &[U], b: &[U], terms: usize) -> usize {
+    if a.len() != b.len() || terms == 0 {
+        return a.len().max(b.len()) / (2 * terms.max(1));
+    }
+    let n = a.len() / (2 * terms);
+    (0..n)
+        .into_par_iter()
+        .with_min_len(4096)
+        .filter(|&i| {
+            (0..2 * terms).any(|k| a[k * n + i].to_bits_u64() != b[k * n + i].to_bits_u64())
+        })
+        .count()
+}
+
+/// The GPU/CPU comparison at one size.
+#[derive(Clone, Debug)]
+pub struct GpuRow {
+    /// log2 of the size.
+    pub log2n: u32,
+    /// Seconds of one transform on the GPU (kernels only, averaged over repetitions).
+    pub gpu_seconds: f64,
+    /// Elements of the forward transform and of the round trip that differ from the CPU's.
+    pub mismatches: usize,
+}
+
+/// Transforms the input of size 2^log2n forward and back on the GPU, compares both with the
+/// CPU's vectors `fwd` and `back` (the CPU's forward transform and its inverse), then times
+/// forward/inverse pairs.
+fn gpu_row<R: Real>(
+    g: &FftGpu<R::Term>,
+    seed: u64,
+    log2n: u32,
+    fwd: &[Complex<R>],
+    back: &[Complex<R>],
+) -> Result<GpuRow, GpuError> {
+    let n = 1usize << log2n;
+    let mut d = g.upload(&device_layout(&input_vec::<R>(seed, n)))?;
+    let mut scratch = g.zeros(2 * R::TERMS * n)?;
+    g.transform(&mut d, &mut scratch, log2n, false)?;
+    let got_fwd = g.download(&d)?;
+    g.transform(&mut d, &mut scratch, log2n, true)?;
+    let got_back = g.download(&d)?;
+    let mismatches = differing_elements(&got_fwd, &device_layout(fwd), R::TERMS)
+        + differing_elements(&got_back, &device_layout(back), R::TERMS);
+    // About 2^24 points transformed per timing, at least one pair.
+    let reps = (1usize << 24 >> log2n).clamp(1, 256);
+    g.synchronize()?;
+    let t = Instant::now();
+    for _ in 0..reps {
+        g.transform(&mut d, &mut scratch, log2n, false)?;
+        g.transform(&mut d, &mut scratch, log2n, true)?;
+    }
+    g.synchronize()?;
+    Ok(GpuRow {
+        log2n,
+        gpu_seconds: t.elapsed().as_secs_f64() / (2 * reps) as f64,
+        mismatches,
+    })
+}
+
 /// One size of one format.
 #[derive(Clone, Debug)]
 pub struct SizeRow {
@@ -514,6 +646,8 @@ pub struct FormatRun {
     pub twiddle_seconds: f64,
     /// Per size.
     pub rows: Vec<SizeRow>,
+    /// Per size, the GPU's rate and identity (empty without a GPU).
+    pub gpu: Vec<GpuRow>,
 }
 
 /// Runs the three checks of format R at sizes 2^lo..2^hi, with MPFR references for some.
@@ -523,46 +657,93 @@ pub fn run_format<R: Real>(
     hi: u32,
     references: &[(u32, Vec<[Float; 2]>)],
 ) -> FormatRun {
+    match run_format_on::<R>(None, seed, lo, hi, references) {
+        Ok(r) => r,
+        // Without a GPU nothing fails.
+        Err(_) => unreachable!("the CPU run does not fail"),
+    }
+}
+
+/// [`run_format`], and with `gpu` every size also on the GPU, compared with the CPU.
+pub fn run_format_on<R: Real>(
+    gpu: Option<&GpuContext>,
+    seed: u64,
+    lo: u32,
+    hi: u32,
+    references: &[(u32, Vec<[Float; 2]>)],
+) -> Result<FormatRun, GpuError> {
     let t = Instant::now();
     let tw = Twiddles::<R>::new(hi.max(3));
     let twiddle_seconds = t.elapsed().as_secs_f64();
+    let dev = match gpu {
+        Some(ctx) => Some(FftGpu::<R::Term>::new(
+            ctx,
+            R::TERMS,
+            tw.log2_max(),
+            &tw.device_layout(),
+        )?),
+        None => None,
+    };
+    let mut gpu_rows = Vec::new();
     let rows = (lo..=hi)
         .map(|log2n| {
-            let (round_trip, seconds) = round_trip(&tw, seed, log2n);
+            let (round_trip, seconds) = match &dev {
+                Some(g) => {
+                    let (e, secs, fwd, back) = round_trip_vectors(&tw, seed, log2n);
+                    gpu_rows.push(gpu_row::<R>(g, seed, log2n, &fwd, &back)?);
+                    (e, secs)
+                }
+                None => round_trip(&tw, seed, log2n),
+            };
             let analytic = analytic(&tw, log2n);
             let mpfr = references
                 .iter()
                 .find(|(l, _)| *l == log2n)
                 .map(|(_, r)| against_mpfr(&tw, seed, r));
-            SizeRow {
+            Ok(SizeRow {
                 log2n,
                 round_trip,
                 analytic,
                 mpfr,
                 seconds,
-            }
+            })
         })
-        .collect();
-    FormatRun {
+        .collect::<Result<Vec<_>, GpuError>>()?;
+    Ok(FormatRun {
         name: R::NAME,
         unit: R::UNIT,
         twiddle_seconds,
         rows,
-    }
+        gpu: gpu_rows,
+    })
 }
 
 /// Every format at sizes 2^lo..2^hi; MPFR references at 2^lo..2^ref_hi.
 pub fn run_all(seed: u64, lo: u32, hi: u32, ref_hi: u32) -> Vec<FormatRun> {
+    match run_all_on(None, seed, lo, hi, ref_hi) {
+        Ok(r) => r,
+        Err(_) => unreachable!("the CPU run does not fail"),
+    }
+}
+
+/// [`run_all`], and with `gpu` every size of every format also on the GPU.
+pub fn run_all_on(
+    gpu: Option<&GpuContext>,
+    seed: u64,
+    lo: u32,
+    hi: u32,
+    ref_hi: u32,
+) -> Result<Vec<FormatRun>, GpuError> {
     let references: Vec<(u32, Vec<[Float; 2]>)> = (lo..=ref_hi.min(hi))
         .map(|l| (l, mpfr_reference(seed, l, MPFR_BITS)))
         .collect();
-    vec![
-        run_format::<f64>(seed, lo, hi, &references),
-        run_format::<Expansion<f32, 2>>(seed, lo, hi, &references),
-        run_format::<Expansion<f32, 4>>(seed, lo, hi, &references),
-        run_format::<Expansion<f64, 2>>(seed, lo, hi, &references),
-        run_format::<Expansion<f64, 4>>(seed, lo, hi, &references),
-    ]
+    Ok(vec![
+        run_format_on::<f64>(gpu, seed, lo, hi, &references)?,
+        run_format_on::<Expansion<f32, 2>>(gpu, seed, lo, hi, &references)?,
+        run_format_on::<Expansion<f32, 4>>(gpu, seed, lo, hi, &references)?,
+        run_format_on::<Expansion<f64, 2>>(gpu, seed, lo, hi, &references)?,
+        run_format_on::<Expansion<f64, 4>>(gpu, seed, lo, hi, &references)?,
+    ])
 }
 
 /// The asserted level C_BOUND·log2(n)·u (times 2 for the round trip's two transforms).
@@ -582,21 +763,29 @@ pub fn within_level(run: &FormatRun) -> bool {
 }
 
 /// Runs the application and checks it.
-pub fn report(seed: u64, lo: u32, hi: u32, ref_hi: u32) -> Report {
+/// With `gpu`, every transform also runs on the GPU and must be bit-identical to the CPU's.
+pub fn report(seed: u64, lo: u32, hi: u32, ref_hi: u32, gpu: Option<&GpuContext>) -> Report {
     let mut rep = Report::new("fft");
     let t0 = Instant::now();
     rep.line(format!(
-        "Complex radix-2 FFT, sizes 2^{lo}..2^{hi}, {} threads; inputs k/2^23 - 1 (exact in every \
+        "Complex radix-2 FFT, sizes 2^{lo}..2^{hi}, {} threads{}; inputs k/2^23 - 1 (exact in every \
          format); twiddles from the library's sin_cos in each format; MPFR reference at {MPFR_BITS} \
          bits for 2^{lo}..2^{}",
         rayon::current_num_threads(),
+        gpu.map_or(String::new(), |g| format!(" and {}", g.describe())),
         ref_hi.min(hi)
     ));
     rep.line(format!(
         "errors: normwise relative, 2-norm / max-norm, in units of u; asserted <= {C_BOUND}*log2(n) \
          (round trip: 2x that)"
     ));
-    let runs = run_all(seed, lo, hi, ref_hi);
+    let runs = match run_all_on(gpu, seed, lo, hi, ref_hi) {
+        Ok(r) => r,
+        Err(e) => {
+            rep.check(&format!("the GPU run failed: {e}"), false);
+            return rep;
+        }
+    };
     for run in &runs {
         let u = run.unit;
         rep.line(format!(
@@ -639,6 +828,45 @@ pub fn report(seed: u64, lo: u32, hi: u32, ref_hi: u32) -> Report {
                 rep.result(format!("{key} vs MPFR max rel"), format!("{:e}", m.max));
             }
             rep.result(format!("{key} butterflies/s"), format!("{bfs:e}"));
+            let cpu_rate = 1.0 / r.seconds.max(1e-12);
+            rep.result(format!("{key} CPU transforms/s"), format!("{cpu_rate:e}"));
+            if let Some(g) = run.gpu.iter().find(|g| g.log2n == r.log2n) {
+                let gpu_rate = 1.0 / g.gpu_seconds.max(1e-12);
+                let same = if g.mismatches == 0 {
+                    "yes".to_string()
+                } else {
+                    format!("no ({} mismatches)", g.mismatches)
+                };
+                rep.line(format!(
+                    "         GPU {:.3e} transforms/s ({:.3e} points/s), CPU {:.3e} transforms/s, \
+                     GPU/CPU {:.1}x; GPU and CPU results identical: {same}",
+                    gpu_rate,
+                    gpu_rate * (1u64 << r.log2n) as f64,
+                    cpu_rate,
+                    gpu_rate / cpu_rate
+                ));
+                rep.result(format!("{key} GPU transforms/s"), format!("{gpu_rate:e}"));
+                rep.result(
+                    format!("{key} GPU points/s"),
+                    format!("{:e}", gpu_rate * (1u64 << r.log2n) as f64),
+                );
+                rep.result(
+                    format!("{key} GPU/CPU"),
+                    format!("{:e}", gpu_rate / cpu_rate),
+                );
+                rep.result(format!("{key} GPU and CPU results identical"), same);
+            }
+        }
+        if !run.gpu.is_empty() {
+            let bad: usize = run.gpu.iter().map(|g| g.mismatches).sum();
+            rep.check(
+                &format!(
+                    "{}: GPU and CPU transforms (forward and round trip) identical at every size \
+                     ({bad} elements differ)",
+                    run.name
+                ),
+                bad == 0 && run.gpu.len() == run.rows.len(),
+            );
         }
         rep.check(
             &format!(

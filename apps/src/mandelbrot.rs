@@ -1,20 +1,27 @@
 //! Deep zoom into the Mandelbrot set (seed 003, Narumi et al.'s quasi double precision
-//! benchmark): escape-time images in f64, in Narumi's quasi double precision on f32 pairs
-//! ([`expanse_core::quasi`], "df64") and in double-double (`Expansion<f64, 2>`, fast tier),
-//! checked against MPFR at 200 bits.
+//! benchmark): escape-time images in f32, in Narumi's quasi double precision on f32 pairs
+//! ([`expanse_core::quasi`], "df64"), in f64, in double-double (`Expansion<f64, 2>`, fast tier)
+//! and in quad-double (`Expansion<f64, 4>`, fast tier), checked against MPFR at 200 bits; on
+//! the GPU when one is given ([`report`]), where every image must be bit-identical to the CPU's.
 //!
 //! **Iteration.** z₀ = 0, z_{k+1} = z_k² + c; the count of a pixel is the first k with
-//! |z_k|² > 4 (the bailout), or `max_iter` when none. Each format runs the same loop: f64 with
-//! plain operations; quasi double with `mul_f12` for the products and `add_f1`/`sub_f1` for
-//! the sums (seed 003 Fig. 3), the bailout tested on the high words; dd with `sqr_fast`,
-//! `mul_fast`, `add_fast` (the GPU's arithmetic), bailout on the leading terms; MPFR at 200 bits
-//! with its rounded operations. Rows run in parallel (rayon); each pixel is independent, so
+//! |z_k|² > 4 (the bailout), or `max_iter` when none. Each format runs the same loop: f32 and
+//! f64 with plain operations; quasi double with `mul_f12` for the products and `add_f1`/`sub_f1`
+//! for the sums (seed 003 Fig. 3), the bailout tested on the high words; dd and qd with
+//! `sqr_fast`, `mul_fast`, `add_fast` (the GPU's arithmetic), bailout on the leading terms; MPFR
+//! at 200 bits with its rounded operations. Rows run in parallel (rayon); each pixel is independent, so
 //! the images do not depend on the thread count.
 //!
 //! **Pixels.** The pixel spacing δ is a power of two, so the offset (i − W/2)·δ is exact; the
-//! pixel's c is the dd sum of the view's center (parsed from decimal) and the offset. f64 and
-//! the f32 pair take that c rounded to their format; MPFR takes it exactly, so dd and MPFR
-//! iterate the same c.
+//! pixel's c is the dd sum of the view's center (parsed from decimal) and the offset. f32, f64
+//! and the f32 pair take that c rounded to their format; qd and MPFR take it exactly, so dd, qd
+//! and MPFR iterate the same c.
+//!
+//! **GPU.** [`render_gpu`] runs the same loops as CUDA kernels (`expanse_gpu::apps::mandelbrot`,
+//! operation for operation; the real part of c depends only on the column and the imaginary
+//! part only on the row, so the host computes one row and one column of c exactly as here and
+//! uploads them). [`report`] then renders every image on both and counts the pixels that differ
+//! (must be none).
 //!
 //! **Views.** *Deep*: a width of about 10^−20 (δ = 2^−74 ≈ 5·10^−23 for 256 pixels) around
 //! −0.743643887037158704752191506114774 + 0.131825904205311970493132056385139·i (a point in
@@ -28,14 +35,16 @@
 //! A pixel whose three counts differ lies within ε of the boundary between two escape-count
 //! regions (the count is ill-conditioned there: orbits of ~10^4 steps that pass near repelling
 //! cycles amplify any perturbation), and its dd count may legitimately differ; every other dd
-//! count must equal MPFR's exactly (the check), and the number that differ is reported. For
-//! f64 and quasi double at the deep zoom the pixels differing from dd are counted (the whole
+//! count must equal MPFR's exactly (the check, for dd and qd), and the number that differ is
+//! reported. For f64 and quasi double at the deep zoom the pixels differing from dd are counted (the whole
 //! image: must be more than half); at the shallow view f64 must match MPFR on at least 95 %
 //! of the sample.
 
 use crate::cli::Report;
 use expanse_core::quasi::{add_f1, mul_f12, sub_f1, Pair};
-use expanse_core::DoubleDouble;
+use expanse_core::{DoubleDouble, Expansion, QuadDouble};
+use expanse_gpu::apps::mandelbrot::{self as gpu_mandel, MandelArith};
+use expanse_gpu::{GpuContext, GpuError};
 use rayon::prelude::*;
 use rug::Float;
 use std::time::Instant;
@@ -100,6 +109,28 @@ pub fn count_f64(cx: f64, cy: f64, max_iter: u32) -> u32 {
     max_iter
 }
 
+/// Escape count in f32 (the loop of [`count_f64`] in single precision).
+pub fn count_f32(cx: f32, cy: f32, max_iter: u32) -> u32 {
+    let (mut x, mut y) = (0.0f32, 0.0f32);
+    for k in 0..max_iter {
+        let xx = x * x;
+        let yy = y * y;
+        if xx + yy > 4.0 {
+            return k;
+        }
+        let xy = x * y;
+        x = xx - yy + cx;
+        y = xy + xy + cy;
+    }
+    max_iter
+}
+
+/// The dd number as a qd one (exact: the same value, two more zero terms).
+pub fn widen(v: DoubleDouble) -> QuadDouble {
+    let [hi, lo] = *v.terms();
+    Expansion::try_from_normalized([hi, lo, 0.0, 0.0]).unwrap_or_else(|| QuadDouble::from_term(hi))
+}
+
 /// A dd number as Narumi's f32 pair (hi, lo): hi the nearest f32, lo the rest rounded.
 pub fn to_pair(v: DoubleDouble) -> Pair<f32> {
     let hi = v.to_f64() as f32;
@@ -125,7 +156,16 @@ pub fn count_quasi(cx: Pair<f32>, cy: Pair<f32>, max_iter: u32) -> u32 {
 
 /// Escape count in double-double (fast tier).
 pub fn count_dd(cx: DoubleDouble, cy: DoubleDouble, max_iter: u32) -> u32 {
-    let (mut x, mut y) = (DoubleDouble::zero(), DoubleDouble::zero());
+    count_exp(cx, cy, max_iter)
+}
+
+/// Escape count in an expansion of N f64 terms (fast tier; dd at N = 2, qd at N = 4).
+pub fn count_exp<const N: usize>(
+    cx: Expansion<f64, N>,
+    cy: Expansion<f64, N>,
+    max_iter: u32,
+) -> u32 {
+    let (mut x, mut y) = (Expansion::<f64, N>::zero(), Expansion::<f64, N>::zero());
     for k in 0..max_iter {
         let xx = x.sqr_fast();
         let yy = y.sqr_fast();
@@ -187,21 +227,36 @@ impl Image {
 /// Formats of the images.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// IEEE double.
-    F64,
+    /// IEEE single.
+    F32,
     /// Narumi's quasi double on f32 pairs.
     Quasi,
+    /// IEEE double.
+    F64,
     /// Double-double, fast tier.
     Dd,
+    /// Quad-double, fast tier.
+    Qd,
 }
 
 impl Format {
+    /// Every format, in the order of the report.
+    pub const ALL: [Format; 5] = [
+        Format::F32,
+        Format::Quasi,
+        Format::F64,
+        Format::Dd,
+        Format::Qd,
+    ];
+
     /// Short name.
     pub fn name(self) -> &'static str {
         match self {
+            Format::F32 => "f32",
             Format::F64 => "f64",
             Format::Quasi => "quasi-double (f32 pair)",
             Format::Dd => "dd",
+            Format::Qd => "qd",
         }
     }
 }
@@ -215,9 +270,11 @@ pub fn render(view: &View, f: Format) -> Image {
             (0..view.width).map(move |i| {
                 let (cx, cy) = pixel_c(view, i, j);
                 match f {
+                    Format::F32 => count_f32(cx.to_f64() as f32, cy.to_f64() as f32, view.max_iter),
                     Format::F64 => count_f64(cx.to_f64(), cy.to_f64(), view.max_iter),
                     Format::Quasi => count_quasi(to_pair(cx), to_pair(cy), view.max_iter),
                     Format::Dd => count_dd(cx, cy, view.max_iter),
+                    Format::Qd => count_exp(widen(cx), widen(cy), view.max_iter),
                 }
             })
         })
@@ -226,6 +283,78 @@ pub fn render(view: &View, f: Format) -> Image {
         counts,
         seconds: t.elapsed().as_secs_f64(),
     }
+}
+
+/// The coordinates of a view for the GPU kernels, in the term type of the format.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GpuCoords {
+    /// f32 terms (f32, quasi double).
+    F32(Vec<f32>, Vec<f32>),
+    /// f64 terms (f64, dd, qd).
+    F64(Vec<f64>, Vec<f64>),
+}
+
+/// The kernel arithmetic of format `f` and the view's c along each axis in the kernels'
+/// layout: term k of column i's real part at `k·width + i`, of row j's imaginary part at
+/// `k·height + j`, each converted from [`pixel_c`] exactly as [`render`] converts it.
+pub fn gpu_coords(view: &View, f: Format) -> (MandelArith, GpuCoords) {
+    let cols: Vec<DoubleDouble> = (0..view.width).map(|i| pixel_c(view, i, 0).0).collect();
+    let rows: Vec<DoubleDouble> = (0..view.height).map(|j| pixel_c(view, 0, j).1).collect();
+    fn layout<T: Copy + Default, const K: usize>(
+        v: &[DoubleDouble],
+        conv: impl Fn(DoubleDouble) -> [T; K],
+    ) -> Vec<T> {
+        let mut out = vec![T::default(); K * v.len()];
+        for (i, c) in v.iter().enumerate() {
+            for (k, t) in conv(*c).into_iter().enumerate() {
+                out[k * v.len() + i] = t;
+            }
+        }
+        out
+    }
+    fn both<T: Copy + Default, const K: usize>(
+        cols: &[DoubleDouble],
+        rows: &[DoubleDouble],
+        conv: impl Fn(DoubleDouble) -> [T; K],
+    ) -> (Vec<T>, Vec<T>) {
+        (layout(cols, &conv), layout(rows, &conv))
+    }
+    match f {
+        Format::F32 => {
+            let (x, y) = both(&cols, &rows, |v| [v.to_f64() as f32]);
+            (MandelArith::Plain, GpuCoords::F32(x, y))
+        }
+        Format::Quasi => {
+            let (x, y) = both(&cols, &rows, |v| {
+                let (hi, lo) = to_pair(v);
+                [hi, lo]
+            });
+            (MandelArith::Quasi, GpuCoords::F32(x, y))
+        }
+        Format::F64 => {
+            let (x, y) = both(&cols, &rows, |v| [v.to_f64()]);
+            (MandelArith::Plain, GpuCoords::F64(x, y))
+        }
+        Format::Dd => {
+            let (x, y) = both(&cols, &rows, |v| *v.terms());
+            (MandelArith::Expansion { terms: 2 }, GpuCoords::F64(x, y))
+        }
+        Format::Qd => {
+            let (x, y) = both(&cols, &rows, |v| *widen(v).terms());
+            (MandelArith::Expansion { terms: 4 }, GpuCoords::F64(x, y))
+        }
+    }
+}
+
+/// The image of a view in a format on the GPU (GPU 0 of `ctx`): the same counts as [`render`]
+/// (the kernels repeat its loops operation for operation), the seconds those of the kernel.
+pub fn render_gpu(ctx: &GpuContext, view: &View, f: Format) -> Result<Image, GpuError> {
+    let (w, h, m) = (view.width, view.height, view.max_iter);
+    let (counts, seconds) = match gpu_coords(view, f) {
+        (arith, GpuCoords::F32(x, y)) => gpu_mandel::render::<f32>(ctx, arith, &x, &y, w, h, m)?,
+        (arith, GpuCoords::F64(x, y)) => gpu_mandel::render::<f64>(ctx, arith, &x, &y, w, h, m)?,
+    };
+    Ok(Image { counts, seconds })
 }
 
 /// The MPFR check on every `stride`-th pixel (row-major): (pixel index, count, on a boundary).
@@ -339,8 +468,10 @@ pub fn png_bytes(img: &Image, view: &View) -> Result<Vec<u8>, String> {
 pub struct ViewRun {
     /// The view.
     pub view: View,
-    /// Images by format (f64, quasi, dd).
+    /// Images by format (every format of [`Format::ALL`], on the CPU).
     pub images: Vec<(Format, Image)>,
+    /// The GPU's images by format, when a GPU ran them.
+    pub gpu_images: Vec<(Format, Image)>,
     /// The MPFR sample.
     pub sample: Vec<(usize, u32, bool)>,
     /// Seconds of the MPFR sample.
@@ -349,21 +480,39 @@ pub struct ViewRun {
     pub f64_points: usize,
 }
 
-/// Renders a view in every format and runs the MPFR sample.
-pub fn run_view(view: View, stride: usize) -> ViewRun {
-    let images = [Format::F64, Format::Quasi, Format::Dd]
-        .iter()
-        .map(|&f| (f, render(&view, f)))
-        .collect();
+impl ViewRun {
+    /// The CPU image of format `f`.
+    pub fn image(&self, f: Format) -> &Image {
+        // Every format is rendered by run_view.
+        &self
+            .images
+            .iter()
+            .find(|(g, _)| *g == f)
+            .expect("format rendered")
+            .1
+    }
+}
+
+/// Renders a view in every format (and on the GPU, when `gpu` is given) and runs the MPFR
+/// sample.
+pub fn run_view(view: View, stride: usize, gpu: Option<&GpuContext>) -> Result<ViewRun, GpuError> {
+    let images = Format::ALL.iter().map(|&f| (f, render(&view, f))).collect();
+    let mut gpu_images = Vec::new();
+    if let Some(ctx) = gpu {
+        for f in Format::ALL {
+            gpu_images.push((f, render_gpu(ctx, &view, f)?));
+        }
+    }
     let t = Instant::now();
     let sample = mpfr_sample(&view, stride);
-    ViewRun {
+    Ok(ViewRun {
         view,
         images,
+        gpu_images,
         sample,
         mpfr_seconds: t.elapsed().as_secs_f64(),
         f64_points: distinct_f64_points(&view),
-    }
+    })
 }
 
 /// The two views at a size, and the sample stride.
@@ -388,25 +537,35 @@ pub fn views(size: usize, deep_iter: u32, shallow_iter: u32) -> [View; 2] {
     ]
 }
 
-/// Runs and checks both views; the PNG images are returned (name, bytes) for the caller to
-/// write.
+/// Runs and checks both views, on the CPU and, when `gpu` is given, on the GPU too (every
+/// image must then be identical on both); the PNG images are returned (name, bytes) for the
+/// caller to write.
 pub fn report(
     size: usize,
     stride: usize,
     deep_iter: u32,
     shallow_iter: u32,
+    gpu: Option<&GpuContext>,
 ) -> (Report, Vec<(String, Vec<u8>)>) {
     let mut rep = Report::new("mandelbrot");
     let mut pngs = Vec::new();
     let (cr, ci) = CENTER;
     rep.line(format!(
-        "Mandelbrot escape counts around {cr} + {ci} i, {size}x{size} pixels, {} threads; MPFR at \
+        "Mandelbrot escape counts around {cr} + {ci} i, {size}x{size} pixels, {} threads{}; MPFR at \
          {MPFR_BITS} bits on every {stride}-th pixel; boundary: counts at c +- {EPSILON:.1e}(1+i) differ",
-        rayon::current_num_threads()
+        rayon::current_num_threads(),
+        gpu.map_or(String::new(), |g| format!(", and on {}", g.describe()))
     ));
     for view in views(size, deep_iter, shallow_iter) {
-        let r = run_view(view, stride);
+        let r = match run_view(view, stride, gpu) {
+            Ok(r) => r,
+            Err(e) => {
+                rep.check(&format!("{}: the GPU run failed: {e}", view.name), false);
+                continue;
+            }
+        };
         let width = 2f64.powi(view.log2_delta) * size as f64;
+        let pixels = (size * size) as f64;
         rep.line(format!(
             "\n{} view: width {width:.3e} (pixel 2^{}), max {} iterations; {} distinct f64 points c \
              of {} pixels",
@@ -416,16 +575,17 @@ pub fn report(
             r.f64_points,
             size * size
         ));
-        let dd = &r.images[2].1;
+        let dd = r.image(Format::Dd);
         for (f, img) in &r.images {
             let s = check_sample(img, &r.sample);
             let d = differing(img, dd);
+            let cpu_rate = pixels / img.seconds.max(1e-9);
             rep.line(format!(
-                "  {:<24} {:>6.2} s  {:.3e} pixels/s  {:.3e} iterations/s  differs from dd: {:>7} \
+                "  {:<24} CPU {:>6.2} s  {:.3e} pixels/s  {:.3e} iterations/s  differs from dd: {:>7} \
                  pixels; vs MPFR sample: {} of {} differ ({} near boundary, {} not)",
                 f.name(),
                 img.seconds,
-                (size * size) as f64 / img.seconds.max(1e-9),
+                cpu_rate,
                 img.iterations() as f64 / img.seconds.max(1e-9),
                 d,
                 s.differ,
@@ -443,6 +603,37 @@ pub fn report(
                 format!("{key} iterations/s"),
                 format!("{:e}", img.iterations() as f64 / img.seconds.max(1e-9)),
             );
+            rep.result(format!("{key} CPU pixels/s"), format!("{cpu_rate:e}"));
+            if let Some((_, g)) = r.gpu_images.iter().find(|(h, _)| h == f) {
+                let mismatches = differing(g, img);
+                let gpu_rate = pixels / g.seconds.max(1e-9);
+                let same = if mismatches == 0 {
+                    "yes".to_string()
+                } else {
+                    format!("no ({mismatches} mismatches)")
+                };
+                rep.line(format!(
+                    "  {:<24} GPU {:>6.3} s  {:.3e} pixels/s  GPU/CPU {:.1}x  GPU and CPU results \
+                     identical: {same}",
+                    "",
+                    g.seconds,
+                    gpu_rate,
+                    gpu_rate / cpu_rate
+                ));
+                rep.result(format!("{key} GPU pixels/s"), format!("{gpu_rate:e}"));
+                rep.result(
+                    format!("{key} GPU/CPU"),
+                    format!("{:e}", gpu_rate / cpu_rate),
+                );
+                rep.result(format!("{key} GPU and CPU results identical"), same.clone());
+                rep.check(
+                    &format!(
+                        "{key}: GPU and CPU images identical ({mismatches} of {} pixels differ)",
+                        size * size
+                    ),
+                    mismatches == 0 && g.counts.len() == img.counts.len(),
+                );
+            }
             match png_bytes(img, &view) {
                 Ok(b) => pngs.push((
                     format!(
@@ -471,28 +662,34 @@ pub fn report(
             v.dedup();
             v.len()
         };
+        let sq = check_sample(r.image(Format::Qd), &r.sample);
         rep.check(
             &format!(
-                "{}: dd counts equal MPFR's on every sampled pixel off the boundary ({} differ, all \
-                 within ε of a count boundary); the view has structure ({} distinct counts, {} escaped)",
-                view.name, s.differ, distinct_counts, escaped
+                "{}: dd and qd counts equal MPFR's on every sampled pixel off the boundary ({} and {} \
+                 differ, all within ε of a count boundary); the view has structure ({} distinct \
+                 counts, {} escaped)",
+                view.name, s.differ, sq.differ, distinct_counts, escaped
             ),
-            s.differ_off_boundary == 0 && distinct_counts >= 10 && s.sampled > 0,
+            s.differ_off_boundary == 0
+                && sq.differ_off_boundary == 0
+                && distinct_counts >= 10
+                && s.sampled > 0,
         );
         if view.name == "deep" {
-            let d64 = differing(&r.images[0].1, dd);
-            let dq = differing(&r.images[1].1, dd);
+            let d64 = differing(r.image(Format::F64), dd);
+            let dq = differing(r.image(Format::Quasi), dd);
+            let d32 = differing(r.image(Format::F32), dd);
             rep.check(
                 &format!(
-                    "deep: f64 and quasi double are wrong (differ from dd at {d64} and {dq} of {} \
-                     pixels; f64 has {} distinct points)",
+                    "deep: f32, f64 and quasi double are wrong (differ from dd at {d32}, {d64} and \
+                     {dq} of {} pixels; f64 has {} distinct points)",
                     size * size,
                     r.f64_points
                 ),
-                d64 * 2 > size * size && dq * 2 > size * size,
+                d64 * 2 > size * size && dq * 2 > size * size && d32 * 2 > size * size,
             );
         } else {
-            let s64 = check_sample(&r.images[0].1, &r.sample);
+            let s64 = check_sample(r.image(Format::F64), &r.sample);
             rep.check(
                 &format!(
                     "shallow: f64 matches MPFR on at least 95 % of the sample ({} of {} differ, {} \

@@ -26,11 +26,19 @@
 //! same algorithm): max over particles of |x − x_dd| (minimum image) at the end. The check:
 //! quasi double stays within a factor [`QUASI_FACTOR`] of f64's deviation while f32's is at
 //! least 10^4 times f64's, and every run is identical on 1 thread and on all threads.
+//!
+//! **GPU.** [`run_gpu`] runs the same step as CUDA kernels (`expanse_gpu::apps::md`, one thread
+//! per particle summing over j in index order: the CPU's order, operation for operation); the
+//! energies are summed on the host from the device's per-particle energies by [`energy_sum`],
+//! as on the CPU. [`report`] with a GPU runs the full system there and checks that a CPU run of
+//! the same system (fewer steps) gives bit-identical states and energies.
 
 use crate::cli::Report;
 use expanse_core::eft::fast_two_sum;
 use expanse_core::quasi::{add_f1, mul_f12, sub_f1};
-use expanse_core::DoubleDouble;
+use expanse_core::{DoubleDouble, FloatTerm};
+use expanse_gpu::apps::md::MdGpu;
+use expanse_gpu::{GpuContext, GpuError, GpuTerm};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -64,6 +72,14 @@ pub trait MdReal: Copy + Send + Sync + 'static {
     fn acc(self, o: Self) -> Self {
         self.add(o)
     }
+    /// The term type on the GPU.
+    type Term: GpuTerm;
+    /// Terms per value on the GPU (1: f32, f64; 2: quasi double (hi, lo), dd).
+    const TERMS: usize;
+    /// The terms (the first [`Self::TERMS`] are used).
+    fn terms(self) -> [Self::Term; 2];
+    /// The value of terms written by the GPU.
+    fn from_terms(t: [Self::Term; 2]) -> Self;
 }
 
 impl MdReal for f32 {
@@ -86,6 +102,14 @@ impl MdReal for f32 {
     fn recip(self) -> Self {
         1.0 / self
     }
+    type Term = f32;
+    const TERMS: usize = 1;
+    fn terms(self) -> [f32; 2] {
+        [self, 0.0]
+    }
+    fn from_terms(t: [f32; 2]) -> Self {
+        t[0]
+    }
 }
 
 impl MdReal for f64 {
@@ -107,6 +131,14 @@ impl MdReal for f64 {
     }
     fn recip(self) -> Self {
         1.0 / self
+    }
+    type Term = f64;
+    const TERMS: usize = 1;
+    fn terms(self) -> [f64; 2] {
+        [self, 0.0]
+    }
+    fn from_terms(t: [f64; 2]) -> Self {
+        t[0]
     }
 }
 
@@ -142,6 +174,14 @@ impl MdReal for Quasi {
         let (h, l) = add_f1(self.0, o.0);
         Quasi(fast_two_sum(h, l))
     }
+    type Term = f32;
+    const TERMS: usize = 2;
+    fn terms(self) -> [f32; 2] {
+        [self.0 .0, self.0 .1]
+    }
+    fn from_terms(t: [f32; 2]) -> Self {
+        Quasi((t[0], t[1]))
+    }
 }
 
 impl MdReal for DoubleDouble {
@@ -163,6 +203,14 @@ impl MdReal for DoubleDouble {
     }
     fn recip(self) -> Self {
         DoubleDouble::recip(&self)
+    }
+    type Term = f64;
+    const TERMS: usize = 2;
+    fn terms(self) -> [f64; 2] {
+        *DoubleDouble::terms(&self)
+    }
+    fn from_terms(t: [f64; 2]) -> Self {
+        expanse_gpu::functions::expansion_from_device(t)
     }
 }
 
@@ -344,8 +392,14 @@ pub fn state<R: MdReal>(l: f64, x: &[[f64; 3]], v: &[[f64; 3]]) -> State<R> {
 /// Total energy (kinetic + potential), summed in index order in the format.
 pub fn energy<R: MdReal>(s: &State<R>) -> f64 {
     let (_, pe) = forces(s.l, &s.x, true);
+    energy_sum(&s.v, &pe)
+}
+
+/// The total energy from the velocities and each particle's potential energy, summed in index
+/// order in the format (kinetic then potential per particle).
+pub fn energy_sum<R: MdReal>(v: &[V3<R>], pe: &[R]) -> f64 {
     let mut e = R::from_f64(0.0);
-    for (vi, p) in s.v.iter().zip(pe) {
+    for (vi, &p) in v.iter().zip(pe) {
         let k = vi[0].mul(vi[0]).add(vi[1].mul(vi[1])).add(vi[2].mul(vi[2]));
         e = e.acc(R::from_f64(0.5).mul(k)).acc(p);
     }
@@ -397,6 +451,33 @@ pub struct Run {
     pub energies: Vec<f64>,
     /// Seconds of the steps (without the energy samples).
     pub seconds: f64,
+    /// The final positions and velocities, every term's bits (particle-major: x then v, the
+    /// three coordinates, the terms of the format): equal for bit-identical runs.
+    pub bits: Vec<u64>,
+}
+
+/// The bits of every term of the positions and velocities.
+fn state_bits<R: MdReal>(x: &[V3<R>], v: &[V3<R>]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(2 * 3 * R::TERMS * x.len());
+    for (p, q) in x.iter().zip(v) {
+        for c in p.iter().chain(q.iter()) {
+            out.extend(c.terms()[..R::TERMS].iter().map(|t| t.to_bits_u64()));
+        }
+    }
+    out
+}
+
+/// The number of differing entries of two runs: final state terms and energy samples.
+pub fn mismatches(a: &Run, b: &Run) -> usize {
+    let d = |x: usize, y: usize| x.max(y) - x.min(y);
+    a.bits.iter().zip(&b.bits).filter(|(x, y)| x != y).count()
+        + d(a.bits.len(), b.bits.len())
+        + a.energies
+            .iter()
+            .zip(&b.energies)
+            .filter(|(x, y)| x.to_bits() != y.to_bits())
+            .count()
+        + d(a.energies.len(), b.energies.len())
 }
 
 impl Run {
@@ -433,7 +514,102 @@ pub fn run<R: MdReal>(k: usize, seed: u64, steps: usize, every: usize) -> Run {
             .collect(),
         energies,
         seconds: secs,
+        bits: state_bits(&s.x, &s.v),
     }
+}
+
+/// Device layout of per-particle 3-vectors: coordinate c, term k of particle i at
+/// `(c·TERMS + k)·n + i`.
+pub fn to_device<R: MdReal>(a: &[V3<R>]) -> Vec<R::Term> {
+    let n = a.len();
+    let mut out = vec![R::Term::ZERO; 3 * R::TERMS * n];
+    for (i, p) in a.iter().enumerate() {
+        for (c, v) in p.iter().enumerate() {
+            for (k, t) in v.terms()[..R::TERMS].iter().enumerate() {
+                out[(c * R::TERMS + k) * n + i] = *t;
+            }
+        }
+    }
+    out
+}
+
+/// The inverse of [`to_device`] for `n` particles (or, with `dims` = 1, a per-particle value).
+fn from_device<R: MdReal>(d: &[R::Term], n: usize, dims: usize) -> Vec<[R; 3]> {
+    (0..n)
+        .map(|i| {
+            let mut p = [R::from_f64(0.0); 3];
+            for (c, pc) in p.iter_mut().enumerate().take(dims) {
+                let mut t = [R::Term::ZERO; 2];
+                for (k, tk) in t.iter_mut().enumerate().take(R::TERMS) {
+                    *tk = d[(c * R::TERMS + k) * n + i];
+                }
+                *pc = R::from_terms(t);
+            }
+            p
+        })
+        .collect()
+}
+
+/// [`run`] on the GPU (GPU 0 of `ctx`): the same initial state (converted on the host), the
+/// same steps as CUDA kernels, the energy samples summed on the host by [`energy_sum`] from
+/// the device's per-particle energies; bit-identical to [`run`]. The seconds are those of the
+/// steps on the device.
+pub fn run_gpu<R: MdReal>(
+    ctx: &GpuContext,
+    k: usize,
+    seed: u64,
+    steps: usize,
+    every: usize,
+) -> Result<Run, GpuError> {
+    let (l, x0, v0) = initial(k, seed);
+    let conv = |a: &[[f64; 3]]| -> Vec<V3<R>> {
+        a.iter()
+            .map(|p| [R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2])])
+            .collect()
+    };
+    let (x, v) = (conv(&x0), conv(&v0));
+    let n = x.len();
+    let mut sim = MdGpu::<R::Term>::new(
+        ctx,
+        R::TERMS,
+        l,
+        RC2,
+        DT,
+        &to_device::<R>(&x),
+        &to_device::<R>(&v),
+    )?;
+    let sample = |sim: &mut MdGpu<R::Term>| -> Result<f64, GpuError> {
+        let pe: Vec<R> = from_device::<R>(&sim.potential_energies()?, n, 1)
+            .into_iter()
+            .map(|p| p[0])
+            .collect();
+        let v: Vec<V3<R>> = from_device::<R>(&sim.velocities()?, n, 3);
+        Ok(energy_sum(&v, &pe))
+    };
+    let mut energies = vec![sample(&mut sim)?];
+    let mut secs = 0.0;
+    sim.synchronize()?;
+    let mut t0 = Instant::now();
+    for t in 1..=steps {
+        sim.step()?;
+        if t % every.max(1) == 0 || t == steps {
+            sim.synchronize()?;
+            secs += t0.elapsed().as_secs_f64();
+            energies.push(sample(&mut sim)?);
+            t0 = Instant::now();
+        }
+    }
+    let x: Vec<V3<R>> = from_device::<R>(&sim.positions()?, n, 3);
+    let v: Vec<V3<R>> = from_device::<R>(&sim.velocities()?, n, 3);
+    Ok(Run {
+        name: R::NAME,
+        x: x.iter()
+            .map(|p| [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()])
+            .collect(),
+        energies,
+        seconds: secs,
+        bits: state_bits(&x, &v),
+    })
 }
 
 /// Max over particles of the minimum-image distance between two runs' positions.
@@ -461,39 +637,111 @@ pub fn run_on<R: MdReal>(threads: usize, k: usize, seed: u64, steps: usize) -> O
     Some(pool.install(|| run::<R>(k, seed, steps, steps)))
 }
 
+/// The GPU/CPU comparison of one format.
+#[derive(Clone, Debug)]
+pub struct GpuCompare {
+    /// Steps of the comparison runs.
+    pub steps: usize,
+    /// Steps per second on the GPU (the full run).
+    pub gpu_rate: f64,
+    /// Steps per second on the CPU (the comparison run, same N).
+    pub cpu_rate: f64,
+    /// Differing entries (final state terms, energy samples) of the two comparison runs.
+    pub mismatches: usize,
+}
+
+/// One format's run: on the GPU when `gpu` is given (then also compared with a CPU run of
+/// `cmp_steps` steps of the same system), on the CPU otherwise.
+fn format_run<R: MdReal>(
+    gpu: Option<&GpuContext>,
+    k: usize,
+    seed: u64,
+    steps: usize,
+    every: usize,
+    cmp_steps: usize,
+) -> Result<(Run, Option<GpuCompare>), GpuError> {
+    let Some(ctx) = gpu else {
+        return Ok((run::<R>(k, seed, steps, every), None));
+    };
+    let g = run_gpu::<R>(ctx, k, seed, steps, every)?;
+    let cmp_steps = cmp_steps.clamp(1, steps.max(1));
+    let cmp_every = (cmp_steps / 4).max(1);
+    let cpu = run::<R>(k, seed, cmp_steps, cmp_every);
+    let g_cmp = if cmp_steps == steps && cmp_every == every {
+        g.clone()
+    } else {
+        run_gpu::<R>(ctx, k, seed, cmp_steps, cmp_every)?
+    };
+    let cmp = GpuCompare {
+        steps: cmp_steps,
+        gpu_rate: steps as f64 / g.seconds.max(1e-9),
+        cpu_rate: cmp_steps as f64 / cpu.seconds.max(1e-9),
+        mismatches: mismatches(&cpu, &g_cmp),
+    };
+    Ok((g, Some(cmp)))
+}
+
 /// Runs the application: N = 4k³, `steps` steps, and the thread-count check on `check_steps`.
-pub fn report(k: usize, steps: usize, check_steps: usize, seed: u64) -> Report {
+/// With `gpu`, every format runs on the GPU and is compared, bit for bit, with a CPU run of
+/// `gpu_cmp_steps` steps of the same system (the physics checks use the GPU runs).
+pub fn report(
+    k: usize,
+    steps: usize,
+    check_steps: usize,
+    seed: u64,
+    gpu: Option<&GpuContext>,
+    gpu_cmp_steps: usize,
+) -> Report {
     let mut rep = Report::new("md");
     let n = 4 * k * k * k;
     let every = (steps / 10).max(1);
     rep.line(format!(
         "Lennard-Jones MD: N = {n} (fcc, a = {LATTICE}, box {}), r_c = 2.5 (shifted in r^2), \
-         velocity Verlet dt = 2^-8, {steps} steps (t = {:.2}), {} threads; reference run in dd",
+         velocity Verlet dt = 2^-8, {steps} steps (t = {:.2}), {}; reference run in dd",
         LATTICE * k as f64,
         steps as f64 * DT,
-        rayon::current_num_threads()
+        match gpu {
+            Some(g) => format!(
+                "on {} (compared with {} CPU threads over {} steps)",
+                g.describe(),
+                rayon::current_num_threads(),
+                gpu_cmp_steps.clamp(1, steps.max(1))
+            ),
+            None => format!("{} threads", rayon::current_num_threads()),
+        }
     ));
-    let dd = run::<DoubleDouble>(k, seed, steps, every);
-    let runs = [
-        run::<f32>(k, seed, steps, every),
-        run::<Quasi>(k, seed, steps, every),
-        run::<f64>(k, seed, steps, every),
-    ];
+    let all = (|| -> Result<_, GpuError> {
+        Ok([
+            format_run::<f32>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
+            format_run::<Quasi>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
+            format_run::<f64>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
+            format_run::<DoubleDouble>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
+        ])
+    })();
+    let all = match all {
+        Ok(a) => a,
+        Err(e) => {
+            rep.check(&format!("the GPU runs failed: {e}"), false);
+            return rep;
+        }
+    };
+    let dd = &all[3].0;
     let l = LATTICE * k as f64;
     let pairs = (n * (n - 1)) as f64 * steps as f64;
     let mut devs = Vec::new();
-    for r in runs.iter().chain(std::iter::once(&dd)) {
+    for (r, cmp) in &all {
         let dev = deviation(&r.x, &dd.x, l);
         devs.push(dev);
         rep.line(format!(
             "  {:<13} energy drift {:.3e}   deviation from dd {:.3e}   {:.2} s  {:.3e} pair evaluations/s  \
-             {:.3e} steps/s",
+             {:.3e} steps/s{}",
             r.name,
             r.drift(),
             dev,
             r.seconds,
             pairs / r.seconds.max(1e-9),
-            steps as f64 / r.seconds.max(1e-9)
+            steps as f64 / r.seconds.max(1e-9),
+            if cmp.is_some() { " (GPU)" } else { "" }
         ));
         rep.result(
             format!("{} energy drift", r.name),
@@ -501,6 +749,50 @@ pub fn report(k: usize, steps: usize, check_steps: usize, seed: u64) -> Report {
         );
         rep.result(format!("{} deviation from dd", r.name), format!("{dev:e}"));
         rep.result(format!("{} E(0)", r.name), format!("{:e}", r.energies[0]));
+        if let Some(c) = cmp {
+            let same = if c.mismatches == 0 {
+                "yes".to_string()
+            } else {
+                format!("no ({} mismatches)", c.mismatches)
+            };
+            rep.line(format!(
+                "  {:<13} GPU {:.3e} steps/s, CPU {:.3e} steps/s, GPU/CPU {:.1}x; GPU and CPU results \
+                 identical: {same} ({} steps, final state and energies)",
+                "",
+                c.gpu_rate,
+                c.cpu_rate,
+                c.gpu_rate / c.cpu_rate,
+                c.steps
+            ));
+            rep.result(
+                format!("{} GPU steps/s", r.name),
+                format!("{:e}", c.gpu_rate),
+            );
+            rep.result(
+                format!("{} CPU steps/s", r.name),
+                format!("{:e}", c.cpu_rate),
+            );
+            rep.result(
+                format!("{} GPU/CPU", r.name),
+                format!("{:e}", c.gpu_rate / c.cpu_rate),
+            );
+            rep.result(
+                format!("{} GPU and CPU results identical", r.name),
+                same.clone(),
+            );
+            rep.check(
+                &format!(
+                    "{}: GPU and CPU runs of {} steps identical ({} mismatches)",
+                    r.name, c.steps, c.mismatches
+                ),
+                c.mismatches == 0,
+            );
+        } else {
+            rep.result(
+                format!("{} CPU steps/s", r.name),
+                format!("{:e}", steps as f64 / r.seconds.max(1e-9)),
+            );
+        }
     }
     let (d32, dq, d64) = (devs[0], devs[1], devs[2]);
     rep.check(

@@ -14,7 +14,11 @@
 //! map (terms) runs on all cores over fixed chunks of 2^14 indices; the chunk sums are added
 //! in index order (a fixed reduction tree), so s_N does not depend on the number of threads.
 //! F' is summed in double-double from f64 terms (it only sets the convergence rate: each step
-//! multiplies the error by about 10^−15 plus the quadratic term). The iteration stops when
+//! multiplies the error by about 10^−15 plus the quadratic term). That is [`residual`], the
+//! chunked CPU path; the application runs [`residual_on`] instead: the same terms generated
+//! and summed by the array layer (`Arrays::indexed_sum`, a fused map + reduce, F' in qd), on
+//! the GPU or the host backend, in the array layer's fixed order, so the GPU's s_N equal the
+//! CPU's bit for bit (checked where the CPU can follow, `m ≤ 13`). The iteration stops when
 //! successive iterates of s agree to 10^−52 (Bailey–Borwein–Crandall's criterion); the first
 //! guess is extrapolated (in MPFR) from the smaller N, which saves a step at large N.
 //!
@@ -38,6 +42,8 @@
 
 use crate::cli::Report;
 use expanse_core::{DoubleDouble, QuadDouble};
+use expanse_gpu::array::{Arrays, IndexMap};
+use expanse_gpu::GpuError;
 use rayon::prelude::*;
 use rug::{Float, Rational};
 use std::time::Instant;
@@ -92,6 +98,26 @@ pub fn residual(n: u64, delta: &QuadDouble) -> (QuadDouble, f64) {
     (f.ldexp(1), 2.0 * df.to_f64())
 }
 
+/// F_N(1 − δ) and dF_N/dδ as [`residual`] computes them, through the array layer on `arrays`
+/// (the GPU, or the host backend on all cores): the terms j = 0..N/2 are generated and summed
+/// where they are (`Arrays::indexed_sum`, a fused map + reduce: the term is
+/// `expanse_gpu::array::indexed::qrs_term`, the same accurate-tier operations as
+/// [`residual`]'s), in the array layer's fixed order, so the GPU and the CPU give the same
+/// bits. F' is summed in quad-double from f64 terms (`qrs_slope`).
+pub fn residual_on(
+    arrays: &Arrays,
+    n: u64,
+    delta: &QuadDouble,
+) -> Result<(QuadDouble, f64), GpuError> {
+    let f = arrays
+        .indexed_sum::<f64, 4>(&IndexMap::qrs_term(n, delta))?
+        .value;
+    let df = arrays
+        .indexed_sum::<f64, 4>(&IndexMap::qrs_slope(n, delta.hi()))?
+        .value;
+    Ok((f.ldexp(1), 2.0 * df.to_f64()))
+}
+
 /// The root s_N for one N.
 #[derive(Clone, Debug)]
 pub struct Root {
@@ -105,6 +131,8 @@ pub struct Root {
     pub s: QuadDouble,
     /// c_N = N·(1 − s_N).
     pub c: QuadDouble,
+    /// The first guess of c_N.
+    pub guess: QuadDouble,
     /// Evaluations of F_N (Newton steps).
     pub iterations: usize,
     /// |last step|, the agreement of the last two iterates.
@@ -115,8 +143,20 @@ pub struct Root {
     pub seconds: f64,
 }
 
-/// Newton's method for s_N from the guess c_N ≈ `c_guess`.
+/// Newton's method for s_N from the guess c_N ≈ `c_guess` (F evaluated by [`residual`]).
 pub fn solve(m: u32, c_guess: &QuadDouble) -> Root {
+    match solve_with(m, c_guess, &mut |n, d| Ok(residual(n, d))) {
+        Ok(r) => r,
+        Err(e) => unreachable!("the CPU residual does not fail: {e}"),
+    }
+}
+
+/// Newton's method for s_N from the guess c_N ≈ `c_guess`, F and F' from `eval(N, δ)`.
+pub fn solve_with(
+    m: u32,
+    c_guess: &QuadDouble,
+    eval: &mut dyn FnMut(u64, &QuadDouble) -> Result<(QuadDouble, f64), GpuError>,
+) -> Result<Root, GpuError> {
     let n = 1u64 << (2 * m);
     let start = Instant::now();
     let mut delta = c_guess.ldexp(-2 * m as i32); // δ = c/N, exact
@@ -127,7 +167,7 @@ pub fn solve(m: u32, c_guess: &QuadDouble) -> Root {
     let mut last_step = f64::INFINITY;
     let mut converged = false;
     while iterations < MAX_ITERATIONS {
-        let (f, df) = residual(n, &delta);
+        let (f, df) = eval(n, &delta)?;
         iterations += 1;
         let step = f.div_term(df);
         let mut next = delta.sub(&step);
@@ -143,17 +183,18 @@ pub fn solve(m: u32, c_guess: &QuadDouble) -> Root {
         }
     }
     let s = QuadDouble::one().sub(&delta);
-    Root {
+    Ok(Root {
         m,
         n,
         delta,
         s,
         c: delta.mul_term(n as f64),
+        guess: *c_guess,
         iterations,
         last_step,
         converged,
         seconds: start.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 /// Neville's tableau for extrapolation to x = 0 of the values `y` at `x`; returns the
@@ -285,31 +326,53 @@ pub struct QrsRun {
     pub seconds_known: f64,
 }
 
-/// Solves for m = 1..=m_max, extrapolates and compares with the zeta zero.
+/// Solves for m = 1..=m_max with [`residual`] (the chunked CPU path), extrapolates and
+/// compares with the zeta zero.
 pub fn run(m_max: u32) -> QrsRun {
+    match run_with(m_max, &mut |n, d| Ok(residual(n, d))) {
+        Ok(r) => r,
+        Err(e) => unreachable!("the CPU residual does not fail: {e}"),
+    }
+}
+
+/// [`run`] with F evaluated through the array layer on `arrays` ([`residual_on`]).
+pub fn run_on(arrays: &Arrays, m_max: u32) -> Result<QrsRun, GpuError> {
+    run_with(m_max, &mut |n, d| residual_on(arrays, n, d))
+}
+
+/// The first guess of c_N for N = 4^m: the polynomial through c of up to the last 6 values of
+/// N, evaluated at 1/N (in MPFR, so the guess carries the extrapolation's accuracy, not f64's).
+pub fn first_guess(roots: &[Root], m: u32) -> QuadDouble {
+    let prec = 512;
+    if roots.is_empty() {
+        return QuadDouble::from_f64(0.6);
+    }
+    let take = roots.len().min(6);
+    let pts = &roots[roots.len() - take..];
+    let x_new = Float::with_val(prec, 1u64 << (2 * m)).recip();
+    let shifted: Vec<Float> = pts
+        .iter()
+        .map(|r| Float::with_val(prec, r.n).recip() - &x_new)
+        .collect();
+    let ys: Vec<Float> = pts.iter().map(|r| r.c.to_rug()).collect();
+    richardson(&shifted, &ys, prec)
+        .last()
+        .map(QuadDouble::from_rug)
+        .unwrap_or_else(|| QuadDouble::from_f64(0.6))
+}
+
+/// Solves for m = 1..=m_max with F and F' from `eval`, extrapolates and compares with the
+/// zeta zero.
+pub fn run_with(
+    m_max: u32,
+    eval: &mut dyn FnMut(u64, &QuadDouble) -> Result<(QuadDouble, f64), GpuError>,
+) -> Result<QrsRun, GpuError> {
     let prec = 512;
     let start = Instant::now();
     let mut roots: Vec<Root> = Vec::new();
     for m in 1..=m_max {
-        // First guess: the polynomial through c of up to the last 6 values of N, evaluated
-        // at 1/N (in MPFR, so the guess carries the extrapolation's accuracy, not f64's).
-        let guess = if roots.is_empty() {
-            QuadDouble::from_f64(0.6)
-        } else {
-            let take = roots.len().min(6);
-            let pts = &roots[roots.len() - take..];
-            let x_new = Float::with_val(prec, 1u64 << (2 * m)).recip();
-            let shifted: Vec<Float> = pts
-                .iter()
-                .map(|r| Float::with_val(prec, r.n).recip() - &x_new)
-                .collect();
-            let ys: Vec<Float> = pts.iter().map(|r| r.c.to_rug()).collect();
-            richardson(&shifted, &ys, prec)
-                .last()
-                .map(QuadDouble::from_rug)
-                .unwrap_or_else(|| QuadDouble::from_f64(0.6))
-        };
-        roots.push(solve(m, &guess));
+        let guess = first_guess(&roots, m);
+        roots.push(solve_with(m, &guess, eval)?);
     }
     let seconds_newton = start.elapsed().as_secs_f64();
     let xs: Vec<Float> = roots
@@ -325,40 +388,134 @@ pub fn run(m_max: u32) -> QrsRun {
         .last()
         .map(|v| agreement_digits(v, &known, 150.0))
         .unwrap_or(0.0);
-    QrsRun {
+    Ok(QrsRun {
         roots,
         extrapolated,
         known,
         digits,
         seconds_newton,
         seconds_known,
-    }
+    })
 }
 
-/// Runs the application for m = 1..=m_max and checks ≥ `min_digits` digits of agreement.
-pub fn report(m_max: u32, min_digits: f64) -> Report {
+/// What a run of the application computes.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// N = 4^m for m = 1..=m_max.
+    pub m_max: u32,
+    /// Digits of agreement with the zeta zero required.
+    pub min_digits: f64,
+    /// The GPU backend, when the run uses one; otherwise the array layer's host backend.
+    pub gpu: Option<Arrays>,
+    /// With a GPU, the CPU (host backend) repeats each N up to 4^cpu_max_m from the GPU's
+    /// guess: its s_N must equal the GPU's bit for bit.
+    pub cpu_max_m: u32,
+}
+
+fn bits(q: &QuadDouble) -> [u64; 4] {
+    let t = q.terms();
+    [
+        t[0].to_bits(),
+        t[1].to_bits(),
+        t[2].to_bits(),
+        t[3].to_bits(),
+    ]
+}
+
+/// Terms evaluated per second of a root's Newton iteration (N/2 terms per step).
+fn terms_per_second(r: &Root) -> f64 {
+    (r.n / 2) as f64 * r.iterations as f64 / r.seconds.max(1e-9)
+}
+
+/// Runs the application (Newton through the array layer on the GPU or the CPU; with a GPU,
+/// the CPU comparison up to `cpu_max_m`) and checks ≥ `min_digits` digits of agreement.
+pub fn report(setup: &Setup) -> Report {
     let mut rep = Report::new("qrs");
-    let run = run(m_max);
+    let m_max = setup.m_max;
+    let cpu = Arrays::cpu();
+    let primary = setup.gpu.as_ref().unwrap_or(&cpu);
+    let on = if setup.gpu.is_some() { "GPU" } else { "CPU" };
+    if let Some(g) = &setup.gpu {
+        // Compile the kernels before anything is timed.
+        if let Err(e) = residual_on(g, 1 << 12, &QuadDouble::from_f64(1e-4)) {
+            rep.check(&format!("GPU usable: {e}"), false);
+            return rep;
+        }
+    }
+    let run = match run_on(primary, m_max) {
+        Ok(r) => r,
+        Err(e) => {
+            rep.check(&format!("the array layer ran ({e})"), false);
+            return rep;
+        }
+    };
     rep.line(format!(
-        "QRS constant: Newton in quad-double on F_N(s) = 0, N = 4^m, m = 1..{m_max}, {} threads",
-        rayon::current_num_threads()
+        "QRS constant: Newton in quad-double on F_N(s) = 0, N = 4^m, m = 1..{m_max}; each step a \
+         fused map + reduce of the N/2 terms on the array layer ({})",
+        primary.describe()
     ));
-    rep.line(
-        " m            N  iter  |last step|   seconds  terms/s    c_N = N(1 - s_N)".to_string(),
-    );
+    // The CPU repeats the GPU's solves (same guesses) where it can.
+    let mut cpu_roots: Vec<Root> = Vec::new();
+    if setup.gpu.is_some() {
+        for r in run.roots.iter().filter(|r| r.m <= setup.cpu_max_m) {
+            match solve_with(r.m, &r.guess, &mut |n, d| residual_on(&cpu, n, d)) {
+                Ok(c) => cpu_roots.push(c),
+                Err(e) => {
+                    rep.check(&format!("the CPU backend ran ({e})"), false);
+                    return rep;
+                }
+            }
+        }
+    }
+    rep.line(format!(
+        " m            N  iter  |last step|  seconds ({on})  terms/s ({on})  c_N = N(1 - s_N){}",
+        if cpu_roots.is_empty() {
+            ""
+        } else {
+            "   | CPU seconds, terms/s, GPU/CPU, s_N"
+        }
+    ));
+    let mut mismatches = Vec::new();
     for r in &run.roots {
-        let evaluated = (r.n / 2) as f64 * r.iterations as f64;
-        rep.line(format!(
-            "{:2} {:12} {:5}  {:10.2e} {:9.3} {:9.3e}  {}",
+        let mut line = format!(
+            "{:2} {:12} {:5}  {:10.2e} {:13.4} {:15.3e}  {}",
             r.m,
             r.n,
             r.iterations,
             r.last_step,
             r.seconds,
-            evaluated / r.seconds.max(1e-9),
+            terms_per_second(r),
             r.c
-        ));
+        );
         rep.result(format!("s_N(m={})", r.m), r.s.to_string());
+        rep.result(
+            format!("rate {on} terms/s (m={})", r.m),
+            format!("{:.4e}", terms_per_second(r)),
+        );
+        if let Some(c) = cpu_roots.iter().find(|c| c.m == r.m) {
+            let same = bits(&c.s) == bits(&r.s) && c.iterations == r.iterations;
+            if !same {
+                mismatches.push(r.m);
+            }
+            let ratio = terms_per_second(r) / terms_per_second(c);
+            line += &format!(
+                "   | {:9.4} {:10.3e} {:7.1}x  {}",
+                c.seconds,
+                terms_per_second(c),
+                ratio,
+                if same { "identical" } else { "MISMATCH" }
+            );
+            rep.result(
+                format!("rate CPU terms/s (m={})", r.m),
+                format!("{:.4e}", terms_per_second(c)),
+            );
+            rep.result(format!("GPU/CPU (m={})", r.m), format!("{ratio:.3}"));
+            rep.result(
+                format!("s_N(m={}) GPU==CPU", r.m),
+                if same { "identical" } else { "MISMATCH" },
+            );
+        }
+        rep.line(line);
     }
     rep.line("Richardson extrapolation in 1/N (model c_N = c1 + a1/N + a2/N^2 + ...):".to_string());
     for (i, v) in run.extrapolated.iter().enumerate() {
@@ -383,7 +540,7 @@ pub fn report(m_max: u32, min_digits: f64) -> Report {
         run.seconds_known,
         run.known.to_string_radix(10, Some(60))
     ));
-    rep.line(format!("Newton total {:.3} s", run.seconds_newton));
+    rep.line(format!("Newton total {:.3} s ({on})", run.seconds_newton));
     rep.check(
         &format!(
             "every N converged to 1e-52 ({} of {})",
@@ -392,12 +549,26 @@ pub fn report(m_max: u32, min_digits: f64) -> Report {
         ),
         run.roots.iter().all(|r| r.converged),
     );
+    if !cpu_roots.is_empty() {
+        rep.check(
+            &format!(
+                "GPU s_N bit-identical to the CPU's for m = 1..{}{}",
+                cpu_roots.len(),
+                if mismatches.is_empty() {
+                    String::new()
+                } else {
+                    format!(": MISMATCH at m = {mismatches:?}")
+                }
+            ),
+            mismatches.is_empty(),
+        );
+    }
     rep.check(
         &format!(
-            "extrapolated c1 agrees with the zeta zero to {:.1} digits (need >= {min_digits})",
-            run.digits
+            "extrapolated c1 agrees with the zeta zero to {:.1} digits (need >= {})",
+            run.digits, setup.min_digits
         ),
-        run.digits >= min_digits,
+        run.digits >= setup.min_digits,
     );
     rep.result("c1_extrapolated", last.to_string_radix(10, None));
     rep.result("c1_known", run.known.to_string_radix(10, Some(100)));

@@ -13,29 +13,42 @@
 //! (n = 10^4) up.
 //!
 //! **f64**: forward, reverse, pairwise (a fixed binary tree), and "k processors": k contiguous
-//! chunks summed separately, then added (k = 1, 2, 4, 8). They differ from each other and from
-//! the exact sum, as seed 000 Table 3's native double does.
+//! chunks summed separately, then added (k = 1, 2, 4, 8), on the CPU; and the array layer's
+//! fixed-order tree at N = 1 (on the GPU and the CPU: reproducible, but as wrong). They differ
+//! from each other and from the exact sum, as seed 000 Table 3's native double does.
 //!
-//! **dd and qd**: accurate-tier `Expansion<f64, 2 | 4>` additions in a reduction tree fixed by
-//! the data alone: blocks of [`BLOCK`] consecutive values summed left to right, then the block
-//! sums combined by a binary tree over block indices (split at the midpoint). Rayon only
-//! decides who computes which node, never what is added to what, so the result is bit-for-bit
-//! the same on 1, 2, 4 or 8 threads (checked). Every addition has relative error at most
-//! ε = [`expanse_core::bounds::add_rel_bound`], so |computed − exact| ≤ ε/(1 − ε)·Σ|partial
-//! results| (errors of a sum add up); that rigorous bound is accumulated alongside.
+//! **dd and qd on the array layer** ([`array_sums`]): `Arrays::indexed_sum` and
+//! `indexed_sum_accurate` of `expanse_gpu::array` at N = 2 and 4. The values are generated
+//! where they are summed ([`value`] is the array layer's generator, and its CUDA port makes
+//! the same values on the device: no upload and no storage, 10⁹ values fit any GPU), and
+//! reduced in the array layer's fixed order (tiles of 2048 values, a fixed pairwise tree
+//! within and across tiles), which depends on n alone: the GPU and the host backend on any
+//! number of threads give the same bits (checked; a mismatch fails the run). Each sum comes
+//! with the array layer's rigorous error bound; the accurate variant accumulates in 2N terms
+//! (8 for qd) and is right far beyond the condition number 1/u^N.
+//!
+//! **dd and qd with the application's own tree** ([`expansion_sum`], CPU only, kept as an
+//! independent route): blocks of [`BLOCK`] consecutive values summed left to right, then the
+//! block sums combined by a binary tree over block indices; identical on 1, 2, 4 or 8 threads.
+//! Every addition has relative error at most ε = [`expanse_core::bounds::add_rel_bound`], so
+//! |computed − exact| ≤ ε/(1 − ε)·Σ|partial results|, accumulated alongside.
 //!
 //! **Exact sum** (the known answer): every finite f64 is an integer multiple of 2^−1074, so
 //! each value is added as the integer m·2^(e+1074) into a 2176-bit fixed-point accumulator
 //! (positive and negative parts separately, per chunk, in parallel); the chunk totals are
 //! combined as GMP integers. No floating-point rounding is involved.
 //!
-//! The check: dd and qd are identical across thread counts and within their bounds of the
-//! exact sum; whether each, rounded to f64, equals the exact sum rounded to f64 is reported
-//! (and certified when the bound interval rounds to a single f64).
+//! The check: the array-layer sums are identical across backends and thread counts and within
+//! their bounds of the exact sum, and the accurate qd sum rounded to f64 equals the exact sum
+//! rounded to f64; for each sum, whether it rounds to the exact f64 is reported (and certified
+//! when its bound interval rounds to a single f64). Rates are values per second, generation
+//! included, on the GPU and the CPU, with their ratio.
 
 use crate::cli::Report;
 use expanse_core::bounds::add_rel_bound;
 use expanse_core::Expansion;
+use expanse_gpu::array::{indexed, Arrays, Bounded, IndexMap};
+use expanse_gpu::GpuError;
 use rayon::prelude::*;
 use rug::{Float, Integer};
 use std::time::Instant;
@@ -46,72 +59,18 @@ pub const BLOCK: u64 = 1 << 12;
 /// Values per chunk of the exact accumulation.
 const EXACT_CHUNK: u64 = 1 << 16;
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// 2^k for −1022 ≤ k ≤ 1023, exactly.
-fn pow2(k: i32) -> f64 {
-    f64::from_bits(((k + 1023) as u64) << 52)
-}
-
-/// ±m·2^(e−52) with a 53-bit m from `h`, e in [lo, hi].
-fn draw(h: u64, lo: i32, hi: i32) -> f64 {
-    let m = (h >> 11) | (1u64 << 52);
-    let span = (hi - lo + 1) as u64;
-    let e = lo + (splitmix(h) % span) as i32;
-    let v = m as f64 * pow2(e - 52);
-    if h & 1 == 1 {
-        -v
-    } else {
-        v
-    }
-}
-
-/// True when pair `p` is a signal pair (else cancelling).
-fn is_signal_pair(seed: u64, p: u64) -> bool {
-    splitmix(seed ^ p.wrapping_mul(0xD1B5_4A32_D192_ED03)) % 4 == 3
-}
-
-/// A signal value, independent per index.
-fn signal(seed: u64, i: u64) -> f64 {
-    draw(
-        splitmix(seed.rotate_left(17) ^ i.wrapping_mul(0xA24B_AED4_963E_E407)),
-        -600,
-        0,
-    )
-}
-
-/// The i-th of n values of the data set of `seed` (see the module doc).
+/// The i-th of n values of the data set of `seed` (see the module doc). One definition for
+/// every backend: the array layer's generator ([`expanse_gpu::array::indexed::summation_value`]),
+/// whose CUDA port generates the same values on the device.
 pub fn value(seed: u64, n: u64, i: u64) -> f64 {
-    let half = n / 2;
-    if i >= 2 * half {
-        return signal(seed, i);
-    }
-    let p = i % half;
-    if is_signal_pair(seed, p) {
-        return signal(seed, i);
-    }
-    let x = draw(
-        splitmix(seed ^ p.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-        -30,
-        20,
-    );
-    if i >= half {
-        -x
-    } else {
-        x
-    }
+    indexed::summation_value(seed, n, i)
 }
 
 /// True when `value(seed, n, i)` is a signal value (for the independent check of the exact
 /// sum: the cancelling pairs contribute exactly zero).
 pub fn is_signal(seed: u64, n: u64, i: u64) -> bool {
     let half = n / 2;
-    i >= 2 * half || is_signal_pair(seed, i % half)
+    i >= 2 * half || indexed::summation_is_signal_pair(seed, i % half)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,7 +275,120 @@ pub fn expansion_sum_on<const N: usize>(seed: u64, n: u64, threads: usize) -> Bo
 }
 
 // ---------------------------------------------------------------------------------------------
+// The sums on the array layer (GPU or host backend)
+
+/// Names of the sums computed through the array layer, in the order of [`ArraySums::list`].
+pub const ARRAY_SUMS: [&str; 5] = ["f64 tree", "dd", "dd accurate", "qd", "qd accurate"];
+
+/// The sums of the data set through the array layer on one backend: the values are generated
+/// where they are summed (`Arrays::indexed_sum`: on the GPU by the CUDA port of [`value`], no
+/// upload, no storage) and reduced in the array layer's fixed order (tiles of 2048, a fixed
+/// pairwise tree), so every backend and thread count gives the same bits.
+#[derive(Clone, Copy, Debug)]
+pub struct ArraySums {
+    /// f64 (N = 1) in the fixed order: reproducible, but wrong.
+    pub f64_tree: Bounded<Expansion<f64, 1>>,
+    /// dd (`sum_bounded`'s accumulation).
+    pub dd: Bounded<Expansion<f64, 2>>,
+    /// dd from qd accumulators (`sum_accurate`).
+    pub dd_acc: Bounded<Expansion<f64, 2>>,
+    /// qd.
+    pub qd: Bounded<Expansion<f64, 4>>,
+    /// qd from 8-term accumulators (`sum_accurate`).
+    pub qd_acc: Bounded<Expansion<f64, 4>>,
+    /// Seconds of each (the GPU's include the download of the result).
+    pub seconds: [f64; 5],
+}
+
+impl ArraySums {
+    /// (name, the sum as an MPFR number (exact), its bound, the terms' bits) in the order of
+    /// [`ARRAY_SUMS`].
+    pub fn list(&self) -> Vec<(&'static str, Float, f64, Vec<u64>)> {
+        fn item<const N: usize>(
+            name: &'static str,
+            b: &Bounded<Expansion<f64, N>>,
+        ) -> (&'static str, Float, f64, Vec<u64>) {
+            (
+                name,
+                b.value.to_rug(),
+                b.err,
+                b.value.terms().iter().map(|t| t.to_bits()).collect(),
+            )
+        }
+        vec![
+            item(ARRAY_SUMS[0], &self.f64_tree),
+            item(ARRAY_SUMS[1], &self.dd),
+            item(ARRAY_SUMS[2], &self.dd_acc),
+            item(ARRAY_SUMS[3], &self.qd),
+            item(ARRAY_SUMS[4], &self.qd_acc),
+        ]
+    }
+
+    /// The names of the sums whose bits (value or bound) differ from `other`'s.
+    pub fn differences(&self, other: &ArraySums) -> Vec<&'static str> {
+        self.list()
+            .into_iter()
+            .zip(other.list())
+            .filter(|(a, b)| a.3 != b.3 || a.2.to_bits() != b.2.to_bits())
+            .map(|(a, _)| a.0)
+            .collect()
+    }
+}
+
+fn timed_sum<R>(
+    arrays: &Arrays,
+    f: impl FnOnce() -> Result<R, GpuError>,
+) -> Result<(R, f64), GpuError> {
+    let t = Instant::now();
+    let r = f()?;
+    arrays.synchronize()?;
+    Ok((r, t.elapsed().as_secs_f64()))
+}
+
+/// The five sums of the data set (`seed`, `n`) on `arrays`.
+pub fn array_sums(arrays: &Arrays, seed: u64, n: u64) -> Result<ArraySums, GpuError> {
+    let map = IndexMap::summation(seed, n);
+    let (f64_tree, t0) = timed_sum(arrays, || arrays.indexed_sum::<f64, 1>(&map))?;
+    let (dd, t1) = timed_sum(arrays, || arrays.indexed_sum::<f64, 2>(&map))?;
+    let (dd_acc, t2) = timed_sum(arrays, || arrays.indexed_sum_accurate::<f64, 2>(&map))?;
+    let (qd, t3) = timed_sum(arrays, || arrays.indexed_sum::<f64, 4>(&map))?;
+    let (qd_acc, t4) = timed_sum(arrays, || arrays.indexed_sum_accurate::<f64, 4>(&map))?;
+    Ok(ArraySums {
+        f64_tree,
+        dd,
+        dd_acc,
+        qd,
+        qd_acc,
+        seconds: [t0, t1, t2, t3, t4],
+    })
+}
+
+/// [`array_sums`] on the host backend in a pool of `threads` threads.
+pub fn array_sums_on_threads(seed: u64, n: u64, threads: usize) -> Result<ArraySums, GpuError> {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| array_sums(&Arrays::cpu(), seed, n)),
+        Err(_) => array_sums(&Arrays::cpu(), seed, n),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The application
+
+/// What a run computes.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The data set's seed.
+    pub seed: u64,
+    /// Sizes (numbers of values).
+    pub sizes: Vec<u64>,
+    /// The GPU backend, when the run uses one.
+    pub gpu: Option<Arrays>,
+    /// Largest size run on the CPU (the f64 orders and the host backend of the array layer);
+    /// the exact sum is computed at every size.
+    pub cpu_max: u64,
+    /// Largest size at which the host backend is also run on 1, 2 and 4 threads.
+    pub threads_max: u64,
+}
 
 /// Outcome of one size.
 #[derive(Debug)]
@@ -325,18 +397,17 @@ pub struct SizeRun {
     pub n: u64,
     /// The exact sum.
     pub exact: Float,
-    /// Named f64 sums.
-    pub f64_sums: Vec<(String, f64)>,
-    /// dd sum per thread count.
-    pub dd: Vec<(usize, BoundedSum<2>)>,
-    /// qd sum per thread count.
-    pub qd: Vec<(usize, BoundedSum<4>)>,
-    /// Seconds: f64 forward, exact, dd and qd (fastest thread count).
-    pub seconds: [f64; 4],
+    /// Seconds of the exact sum.
+    pub seconds_exact: f64,
+    /// Named f64 sums in classical orders (CPU; empty above `cpu_max`), with seconds.
+    pub f64_sums: Vec<(String, f64, f64)>,
+    /// The array-layer sums on the GPU.
+    pub gpu: Option<ArraySums>,
+    /// The array-layer sums on the CPU (all threads; above `cpu_max` none).
+    pub cpu: Option<ArraySums>,
+    /// The host backend on 1, 2 and 4 threads (up to `threads_max`).
+    pub threads: Vec<(usize, ArraySums)>,
 }
-
-/// Thread counts compared for dd and qd.
-pub const THREADS: [usize; 4] = [1, 2, 4, 8];
 
 fn timed<R>(f: impl FnOnce() -> R) -> (R, f64) {
     let t = Instant::now();
@@ -345,142 +416,243 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, f64) {
 }
 
 /// Runs every summation for one size.
-pub fn run_size(seed: u64, n: u64) -> SizeRun {
-    let (fwd, t_fwd) = timed(|| f64_forward(seed, n));
-    let mut f64_sums = vec![
-        ("forward".to_string(), fwd),
-        ("reverse".to_string(), f64_reverse(seed, n)),
-        ("pairwise".to_string(), f64_pairwise(seed, n)),
-    ];
-    for k in [1u64, 2, 4, 8] {
-        f64_sums.push((format!("{k} chunks"), f64_chunks(seed, n, k)));
+pub fn run_size(setup: &Setup, n: u64) -> Result<SizeRun, GpuError> {
+    let seed = setup.seed;
+    let (exact, seconds_exact) = timed(|| exact_sum(seed, n));
+    let mut f64_sums = Vec::new();
+    if n <= setup.cpu_max {
+        let (v, t) = timed(|| f64_forward(seed, n));
+        f64_sums.push(("forward".to_string(), v, t));
+        let (v, t) = timed(|| f64_reverse(seed, n));
+        f64_sums.push(("reverse".to_string(), v, t));
+        let (v, t) = timed(|| f64_pairwise(seed, n));
+        f64_sums.push(("pairwise".to_string(), v, t));
+        for k in [1u64, 2, 4, 8] {
+            let (v, t) = timed(|| f64_chunks(seed, n, k));
+            f64_sums.push((format!("{k} chunks"), v, t));
+        }
     }
-    let (exact, t_exact) = timed(|| exact_sum(seed, n));
-    let mut dd = Vec::new();
-    let mut qd = Vec::new();
-    let mut t_dd = f64::INFINITY;
-    let mut t_qd = f64::INFINITY;
-    for &t in &THREADS {
-        let (d, s) = timed(|| expansion_sum_on::<2>(seed, n, t));
-        t_dd = t_dd.min(s);
-        dd.push((t, d));
-        let (q, s) = timed(|| expansion_sum_on::<4>(seed, n, t));
-        t_qd = t_qd.min(s);
-        qd.push((t, q));
+    let gpu = match &setup.gpu {
+        Some(g) => Some(array_sums(g, seed, n)?),
+        None => None,
+    };
+    let cpu = if n <= setup.cpu_max {
+        Some(array_sums(&Arrays::cpu(), seed, n)?)
+    } else {
+        None
+    };
+    let mut threads = Vec::new();
+    if n <= setup.threads_max {
+        for t in [1usize, 2, 4] {
+            threads.push((t, array_sums_on_threads(seed, n, t)?));
+        }
     }
-    SizeRun {
+    Ok(SizeRun {
         n,
         exact,
+        seconds_exact,
         f64_sums,
-        dd,
-        qd,
-        seconds: [t_fwd, t_exact, t_dd, t_qd],
-    }
-}
-
-/// |a − exact| ≤ bound, evaluated exactly in MPFR.
-fn within<const N: usize>(s: &BoundedSum<N>, exact: &Float) -> bool {
-    let v = s.sum.to_rug();
-    let prec = v.prec().max(exact.prec()) + 8;
-    let d = Float::with_val(prec, &v - exact).abs();
-    d <= s.bound()
-}
-
-/// True when every value within `bound` of the sum rounds to the same f64.
-fn certified_rounding<const N: usize>(s: &BoundedSum<N>) -> bool {
-    let v = s.sum.to_rug();
-    let prec = v.prec() + 64;
-    let b = Float::with_val(prec, s.bound());
-    let lo = Float::with_val(prec, &v - &b).to_f64();
-    let hi = Float::with_val(prec, &v + &b).to_f64();
-    lo == hi
-}
-
-fn identical<const N: usize>(v: &[(usize, BoundedSum<N>)]) -> bool {
-    v.windows(2).all(|w| {
-        let a = w[0].1.sum.terms();
-        let b = w[1].1.sum.terms();
-        a.iter()
-            .zip(b.iter())
-            .all(|(x, y)| x.to_bits() == y.to_bits())
+        gpu,
+        cpu,
+        threads,
     })
 }
 
-fn check_size(rep: &mut Report, r: &SizeRun) {
+/// |v − exact| ≤ bound, evaluated exactly in MPFR.
+fn within_bound(v: &Float, bound: f64, exact: &Float) -> bool {
+    let prec = v.prec().max(exact.prec()) + 8;
+    let d = Float::with_val(prec, v - exact).abs();
+    d <= bound
+}
+
+/// True when every value within `bound` of `v` rounds to the same f64.
+fn rounding_certified(v: &Float, bound: f64) -> bool {
+    let prec = v.prec() + 64;
+    let b = Float::with_val(prec, bound);
+    let lo = Float::with_val(prec, v - &b).to_f64();
+    let hi = Float::with_val(prec, v + &b).to_f64();
+    lo == hi
+}
+
+fn check_size(rep: &mut Report, r: &SizeRun, cpu_threads: usize) {
     let exact_f64 = r.exact.to_f64();
     let n = r.n;
+    let rate = |t: f64| n as f64 / t.max(1e-9);
     rep.line(format!("\nn = {n}"));
     rep.line(format!(
-        "  exact (integer accumulation)   {:.17e}   (rounded to f64; exact value has {} bits)",
-        exact_f64,
-        r.exact.prec()
+        "  exact (integer accumulation, CPU)      {exact_f64:.17e}   (rounded to f64; {:.3e} values/s)",
+        rate(r.seconds_exact)
     ));
+    rep.result(format!("n={n} exact"), r.exact.to_string_radix(10, None));
     let mut distinct: Vec<u64> = Vec::new();
-    for (name, v) in &r.f64_sums {
-        rep.line(format!("  f64 {name:<26} {v:.17e}"));
+    for (name, v, _) in &r.f64_sums {
+        rep.line(format!("  f64 {name:<34} {v:.17e}"));
         if !distinct.contains(&v.to_bits()) {
             distinct.push(v.to_bits());
         }
         rep.result(format!("n={n} f64 {name}"), format!("{v:e}"));
     }
-    rep.line(format!(
-        "  ({} distinct f64 results from {} orders)",
-        distinct.len(),
-        r.f64_sums.len()
-    ));
-    let dd = &r.dd[0].1;
-    let qd = &r.qd[0].1;
-    let dd_r = dd.sum.to_rug().to_f64();
-    let qd_r = qd.sum.to_rug().to_f64();
-    rep.line(format!(
-        "  dd  (fixed tree, 1/2/4/8 thr.) {dd_r:.17e}   bound {:.2e}, rounds to exact: {}, certified: {}",
-        dd.bound(),
-        dd_r == exact_f64,
-        certified_rounding(dd)
-    ));
-    rep.line(format!(
-        "  qd  (fixed tree, 1/2/4/8 thr.) {qd_r:.17e}   bound {:.2e}, rounds to exact: {}, certified: {}",
-        qd.bound(),
-        qd_r == exact_f64,
-        certified_rounding(qd)
-    ));
-    let [t_fwd, t_exact, t_dd, t_qd] = r.seconds;
-    let rate = |t: f64| n as f64 / t.max(1e-9);
-    rep.line(format!(
-        "  rates (values/s): f64 forward (1 thread) {:.3e}, exact {:.3e}, dd {:.3e}, qd {:.3e} (best of 1/2/4/8 threads)",
-        rate(t_fwd),
-        rate(t_exact),
-        rate(t_dd),
-        rate(t_qd)
-    ));
-    rep.result(format!("n={n} exact"), r.exact.to_string_radix(10, None));
-    rep.result(format!("n={n} dd"), dd.sum.to_string());
-    rep.result(format!("n={n} qd"), qd.sum.to_string());
-    rep.check(
-        &format!("n = {n}: dd and qd bit-identical on 1, 2, 4 and 8 threads"),
-        identical(&r.dd) && identical(&r.qd),
-    );
-    rep.check(
-        &format!("n = {n}: dd and qd within their error bounds of the exact sum"),
-        within(dd, &r.exact) && within(qd, &r.exact),
-    );
-    rep.check(
-        &format!("n = {n}: qd rounded to f64 equals the exact sum rounded to f64"),
-        qd_r == exact_f64,
-    );
+    // The array-layer sums: one row per sum, the backends side by side.
+    let primary = r.gpu.as_ref().or(r.cpu.as_ref());
+    let on = if r.gpu.is_some() { "GPU" } else { "CPU" };
+    if let Some(p) = primary {
+        let f64_tree = p.f64_tree.value.hi();
+        if !distinct.contains(&f64_tree.to_bits()) && !r.f64_sums.is_empty() {
+            distinct.push(f64_tree.to_bits());
+        }
+        if !r.f64_sums.is_empty() {
+            rep.line(format!(
+                "  ({} distinct f64 results from {} orders, the array layer's fixed tree included)",
+                distinct.len(),
+                r.f64_sums.len() + 1
+            ));
+        }
+        for (name, v, bound, _) in p.list() {
+            let rounded = v.to_f64();
+            let ok = within_bound(&v, bound, &r.exact);
+            let cert = rounding_certified(&v, bound);
+            rep.line(format!(
+                "  {name:<12} (array layer, {on})      {rounded:.17e}   bound {bound:.2e}, rounds to exact: {}, certified: {}",
+                rounded == exact_f64,
+                cert
+            ));
+            rep.result(format!("n={n} {name}"), v.to_string_radix(10, None));
+            rep.result(format!("n={n} {name} bound"), format!("{bound:e}"));
+            if name != "f64 tree" {
+                rep.check(
+                    &format!("n = {n}: {name} within its error bound of the exact sum"),
+                    ok,
+                );
+            }
+        }
+        let qd_acc = &p.qd_acc;
+        let v = qd_acc.value.to_rug();
+        rep.check(
+            &format!("n = {n}: qd accurate rounded to f64 equals the exact sum rounded to f64"),
+            v.to_f64() == exact_f64,
+        );
+    }
+    // Identity across backends and thread counts.
+    if let (Some(g), Some(c)) = (&r.gpu, &r.cpu) {
+        let diff = g.differences(c);
+        rep.check(
+            &format!(
+                "n = {n}: GPU and CPU backends bit-identical (5 sums and bounds){}",
+                if diff.is_empty() {
+                    String::new()
+                } else {
+                    format!(": MISMATCH in {}", diff.join(", "))
+                }
+            ),
+            diff.is_empty(),
+        );
+        rep.result(
+            format!("n={n} GPU==CPU"),
+            if diff.is_empty() {
+                "identical"
+            } else {
+                "MISMATCH"
+            },
+        );
+    }
+    if let Some(reference) = r.cpu.as_ref().or(r.gpu.as_ref()) {
+        if !r.threads.is_empty() {
+            let bad: Vec<String> = r
+                .threads
+                .iter()
+                .filter(|(_, s)| !s.differences(reference).is_empty())
+                .map(|(t, _)| t.to_string())
+                .collect();
+            rep.check(
+                &format!(
+                    "n = {n}: host backend on 1, 2, 4 and {cpu_threads} threads bit-identical{}",
+                    if bad.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": differs on {} threads", bad.join(", "))
+                    }
+                ),
+                bad.is_empty(),
+            );
+        }
+    }
+    // Rates.
+    let rates = |s: &ArraySums| -> String {
+        ARRAY_SUMS
+            .iter()
+            .zip(s.seconds)
+            .map(|(k, t)| format!("{k} {:.3e}", rate(t)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some(g) = &r.gpu {
+        rep.line(format!(
+            "  rates GPU (values/s, generated on the device): {}",
+            rates(g)
+        ));
+        for (k, t) in ARRAY_SUMS.iter().zip(g.seconds) {
+            rep.result(format!("n={n} rate GPU {k}"), format!("{:.4e}", rate(t)));
+        }
+    }
+    if let Some(c) = &r.cpu {
+        rep.line(format!(
+            "  rates CPU ({cpu_threads} threads, values/s): {}",
+            rates(c)
+        ));
+        for (k, t) in ARRAY_SUMS.iter().zip(c.seconds) {
+            rep.result(format!("n={n} rate CPU {k}"), format!("{:.4e}", rate(t)));
+        }
+    }
+    if let (Some(g), Some(c)) = (&r.gpu, &r.cpu) {
+        let ratios: Vec<String> = ARRAY_SUMS
+            .iter()
+            .zip(g.seconds.iter().zip(c.seconds))
+            .map(|(k, (tg, tc))| format!("{k} {:.1}x", tc / tg.max(1e-12)))
+            .collect();
+        rep.line(format!("  GPU/CPU rate ratio: {}", ratios.join(", ")));
+        for (k, (tg, tc)) in ARRAY_SUMS.iter().zip(g.seconds.iter().zip(c.seconds)) {
+            rep.result(
+                format!("n={n} GPU/CPU {k}"),
+                format!("{:.3}", tc / tg.max(1e-12)),
+            );
+        }
+    }
 }
 
-/// Runs the application for the given sizes and seed.
-pub fn report(seed: u64, sizes: &[u64]) -> Report {
+/// Runs the application.
+pub fn report(setup: &Setup) -> Report {
     let mut rep = Report::new("summation");
+    let cpu_threads = rayon::current_num_threads();
     rep.line(format!(
-        "Summation with cancellation (seed {seed}): pairs ±x, |x| in [2^-30, 2^21), far apart; \
-         signal values down to 2^-600; {} threads",
-        rayon::current_num_threads()
+        "Summation with cancellation (seed {}): pairs ±x, |x| in [2^-30, 2^21), far apart; \
+         signal values down to 2^-600",
+        setup.seed
     ));
-    for &n in sizes {
-        let r = run_size(seed, n);
-        check_size(&mut rep, &r);
+    rep.line(format!(
+        "Array layer on {}{}; CPU ({cpu_threads} threads) up to n = {}",
+        setup
+            .gpu
+            .as_ref()
+            .map(|g| format!("the GPU ({}) and ", g.describe()))
+            .unwrap_or_default(),
+        "the host backend",
+        setup.cpu_max
+    ));
+    if let Some(g) = &setup.gpu {
+        // Compile the kernels (N = 1, 2, 4) before anything is timed.
+        if let Err(e) = array_sums(g, setup.seed, 5000) {
+            rep.check(&format!("GPU usable: {e}"), false);
+            return rep;
+        }
+    }
+    for &n in &setup.sizes {
+        match run_size(setup, n) {
+            Ok(r) => check_size(&mut rep, &r, cpu_threads),
+            Err(e) => {
+                rep.check(&format!("n = {n}: the array layer ran ({e})"), false);
+                return rep;
+            }
+        }
     }
     rep
 }

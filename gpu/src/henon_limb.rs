@@ -554,7 +554,8 @@ impl GpuContext {
         self.cuda_context(dev)
             .bind_to_thread()
             .map_err(|e| drv("binding the context", e))?;
-        let func = self.function::<f64, 1>(dev, &HENON_LIMB_PROGRAM, &format!("henon_limb_{cap}"))?;
+        let func =
+            self.function::<f64, 1>(dev, &HENON_LIMB_PROGRAM, &format!("henon_limb_{cap}"))?;
         let s = self.stream(dev);
         let up = |v: &[f64], what: &str| s.clone_htod(v).map_err(|e| drv(what, e));
         let (pa, pb) = (up(&batch.a, "upload a")?, up(&batch.b, "upload b")?);
@@ -682,8 +683,7 @@ impl GpuContext {
             )));
         }
         let count = a.len();
-        if b.len() != count || x0.len() != count || y0.len() != count || count > u32::MAX as usize
-        {
+        if b.len() != count || x0.len() != count || y0.len() != count || count > u32::MAX as usize {
             return Err(bad("a, b, x0, y0 must have one equal length".into()));
         }
         let n = prec.div_ceil(64) as usize;

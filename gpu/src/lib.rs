@@ -31,6 +31,7 @@
 //! error with the reason instead of panicking.
 #![deny(missing_docs)]
 
+pub mod apps;
 pub mod array;
 pub mod contract;
 pub mod device;
@@ -40,6 +41,7 @@ pub mod functions;
 pub mod henon_limb;
 pub mod limb;
 pub mod limb_blas;
+pub mod limb_quad;
 
 pub use contract::{
     check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,

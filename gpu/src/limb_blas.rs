@@ -12,7 +12,9 @@
 //!   every addition rounded. The order is fixed, so the GPU, the CPU reference (rayon) and
 //!   MPFR (the same operations with `rug`) agree bit for bit — an exact oracle for the whole
 //!   routine, not only for single operations. [`dot_reference`] and [`sum_reference`] are
-//!   the same order for one row; on the GPU a dot product is a 1-row GEMV.
+//!   the same order for one row; on the GPU a dot product is a 1-row GEMV
+//!   ([`GpuContext::limb_dot`]) and a sum the dot product with ones
+//!   ([`GpuContext::limb_sum`]); an elementwise map is [`GpuContext::eval_limb`].
 //!
 //! The kernels are in one program ([`LIMB_EXT_PROGRAM`]: `limb.cu` + `limb_group.cu` +
 //! `limb_blas.cu`), which also holds the `limb_op_<L>` kernels, so one compilation serves every
@@ -81,7 +83,12 @@ pub fn gemv_reference(
 }
 
 /// Σ a_j·b_j in the order of the GEMV kernel: products rounded, then [`sum_reference`].
-pub fn dot_reference(rnd: Round, prec: u32, a: &[AnyLimbFloat], b: &[AnyLimbFloat]) -> AnyLimbFloat {
+pub fn dot_reference(
+    rnd: Round,
+    prec: u32,
+    a: &[AnyLimbFloat],
+    b: &[AnyLimbFloat],
+) -> AnyLimbFloat {
     let v: Vec<AnyLimbFloat> = a
         .iter()
         .zip(b)
@@ -311,7 +318,10 @@ impl GpuContext {
         let mut ym = s.alloc_zeros::<u64>(nl * m).map_err(alloc)?;
         let mut ye = s.alloc_zeros::<i32>(m).map_err(alloc)?;
         let mut yk = s.alloc_zeros::<u8>(m).map_err(alloc)?;
-        let threads = (n.div_ceil(2) as u32).div_ceil(32).clamp(1, GEMV_BLOCK / 32) * 32;
+        let threads = (n.div_ceil(2) as u32)
+            .div_ceil(32)
+            .clamp(1, GEMV_BLOCK / 32)
+            * 32;
         let cfg = LaunchConfig {
             grid_dim: (m as u32, 1, 1),
             block_dim: (threads, 1, 1),
@@ -370,5 +380,13 @@ impl GpuContext {
         let (y, _) = self.limb_gemv(rnd, 1, a.count, a, b, 1)?;
         y.get(0)
             .ok_or_else(|| bad("the GPU returned an invalid number".into()))
+    }
+
+    /// Σ v_j on GPU 0 in the order of [`sum_reference`]: the dot product with ones (each
+    /// ∘(v_j·1) = v_j exactly, since v_j already has `v.prec` bits).
+    pub fn limb_sum(&self, rnd: Round, v: &LimbArrays) -> Result<AnyLimbFloat, GpuError> {
+        let one = AnyLimbFloat::from_f64(1.0, v.prec, Round::Nearest).0;
+        let ones = LimbArrays::pack(&vec![one; v.count], v.prec);
+        self.limb_dot(rnd, v, &ones)
     }
 }

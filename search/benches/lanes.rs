@@ -33,6 +33,7 @@ fn lanes(c: &mut Criterion) {
             escape: 1e3,
             terms: n,
             base: Base::F64,
+            limb_bits: None,
         };
         g.throughput(Throughput::Elements(orbits * transient));
         for (name, schedule) in [

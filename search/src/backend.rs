@@ -11,6 +11,10 @@
 //!   together). The kernel counts statuses and keeps only escapes and (unconfirmed) cycles,
 //!   so a chunk of 1.6·10^7 orbits brings back about 10^6 records instead of one per orbit.
 //!
+//! A limb-precision search (`--prec NNNb`, [`OrbitJob::limb_bits`]) takes [`crate::limb`]'s
+//! path on both backends: rayon over orbits on the CPU, `GpuContext::run_limb_orbits` on the
+//! GPUs, one contract (`expanse_gpu::henon_limb`) and bit-identical records.
+//!
 //! The engine asks for [`SparseRecords`] ([`Backend::run_sparse`]: every orbit that is not
 //! NO_CYCLE, by index); the absent orbits are NO_CYCLE with steps = transient + p_max, so the
 //! candidate lines and every count are the same as from full records.
@@ -102,6 +106,23 @@ pub trait Backend: Sync {
     fn chunk_orbits(&self) -> (u64, u64) {
         (256, 65_536)
     }
+    /// For a limb-precision search of `bits` bits (`--prec NNNb`): the map iterations a
+    /// default chunk should hold and the bounds on its orbits. By default the figures above,
+    /// the iterations divided by [`limb_step_cost`].
+    fn limb_chunk(&self, bits: u32) -> (u64, (u64, u64)) {
+        (
+            (self.chunk_iterations() / limb_step_cost(bits)).max(1),
+            self.chunk_orbits(),
+        )
+    }
+}
+
+/// The cost of one map step at `bits` bits in the limb float relative to one step in
+/// double-double, roughly (a square of n = ⌈bits/64⌉ limbs dominates): 2 + n²/8, so that a
+/// default chunk is seconds of work at every precision.
+pub fn limb_step_cost(bits: u32) -> u64 {
+    let n = bits.div_ceil(64) as u64;
+    2 + n * n / 8
 }
 
 /// The CPU backend: rayon's global pool (all cores unless `RAYON_NUM_THREADS` says otherwise).
@@ -115,6 +136,9 @@ impl CpuBackend {
         job: &OrbitJob,
         tasks: &[OrbitTask],
     ) -> Result<Vec<OrbitRecord>, Error> {
+        if job.limb_bits.is_some() {
+            return crate::limb::run_cpu(job, tasks);
+        }
         let mut out = vec![blank_record(); tasks.len()];
         dispatch!(job.base, job.terms, run_cpu(job, tasks, &mut out));
         Ok(out)
@@ -326,10 +350,23 @@ impl Backend for GpuBackend {
         (2 * p, 4 * p)
     }
 
+    fn limb_chunk(&self, bits: u32) -> (u64, (u64, u64)) {
+        // One thread per orbit; a multiprocessor keeps far fewer limb threads resident than
+        // expansion threads (local memory), so 1/32 of the expansion batch fills the GPUs.
+        let p = (self.ctx.preferred_batch_orbits() / 32).max(1 << 12);
+        (
+            (self.chunk_iterations() / limb_step_cost(bits)).max(1),
+            (p, 4 * p),
+        )
+    }
+
     fn run_sparse(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<SparseRecords, Error> {
         let mut out = Vec::new();
         if chunk.is_empty() {
             return Ok(out);
+        }
+        if job.limb_bits.is_some() {
+            return crate::limb::run_gpu_sparse(&self.ctx, job, chunk);
         }
         dispatch!(
             job.base,
@@ -343,6 +380,10 @@ impl Backend for GpuBackend {
         let mut out = Vec::with_capacity(chunk.len() as usize);
         if chunk.is_empty() {
             return Ok(out);
+        }
+        if job.limb_bits.is_some() {
+            let sparse = crate::limb::run_gpu_sparse(&self.ctx, job, chunk)?;
+            return Ok(crate::limb::full_of_sparse(job, chunk.len(), sparse));
         }
         dispatch!(
             job.base,
@@ -464,6 +505,7 @@ mod tests {
                 escape: 1e3,
                 terms,
                 base,
+                limb_bits: None,
             };
             let got = CpuBackend.run_tasks(&job, &tasks).unwrap();
             let cycles = got

@@ -109,6 +109,7 @@ fn run_once(
         escape: 1e3,
         terms,
         base,
+        limb_bits: None,
     };
     let tasks: Vec<OrbitTask> = (0..orbits as u64)
         .map(|i| {

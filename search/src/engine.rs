@@ -134,8 +134,11 @@ impl RunReport {
 /// iterations per chunk, within [`Backend::chunk_orbits`] orbits.
 pub fn default_chunk_size(spec: &SearchSpec, backend: &dyn Backend) -> u64 {
     let per_orbit = spec.job.transient + 2 * spec.job.pmax as u64 + 1;
-    let (lo, hi) = backend.chunk_orbits();
-    let orbits = (backend.chunk_iterations() / per_orbit).clamp(lo, hi);
+    let (iterations, (lo, hi)) = match spec.job.limb_bits {
+        Some(bits) => backend.limb_chunk(bits),
+        None => (backend.chunk_iterations(), backend.chunk_orbits()),
+    };
+    let orbits = (iterations / per_orbit).clamp(lo, hi);
     (orbits / spec.inits_per_param()).max(1)
 }
 
@@ -264,6 +267,7 @@ fn candidates_of_records<'r>(
                 x: r.x[..terms].iter().map(|t| format_f64(*t)).collect(),
                 y: r.y[..terms].iter().map(|t| format_f64(*t)).collect(),
                 prec: terms,
+                prec_bits: spec.job.limb_bits,
                 base: spec.job.base.name().to_string(),
                 residual: format_f64(r.residual),
                 trace_estimate: format_f64(r.trace),

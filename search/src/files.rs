@@ -71,8 +71,13 @@ pub struct CandidateLine {
     pub x: Vec<String>,
     /// y of the canonical cycle point.
     pub y: Vec<String>,
-    /// Number of terms N of the search arithmetic.
+    /// Number of terms N of the search arithmetic (of `x` and `y`).
     pub prec: usize,
+    /// With `--prec NNNb`: the precision in bits of the limb arithmetic the search ran in
+    /// (then `x` and `y` are the nearest 8-term expansion of its p-bit point); absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prec_bits: Option<u32>,
     /// Term type (`"f64"` or `"f32"`).
     pub base: String,
     /// Return distance over the confirming period (hex float).

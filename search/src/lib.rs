@@ -19,6 +19,7 @@
 //!   backend (rayon, all cores) and the place where the GPU backend plugs in.
 //! - [`engine`]: chunks, deduplication of cycles per parameter, candidate files, checkpoints,
 //!   resume, shards, merge.
+//! - [`limb`]: the search in fixed-limb floats (`--prec NNNb`) on both backends.
 //! - [`hexfloat`], [`decimal`]: exact number text (C99 hex floats, exact decimals).
 #![deny(missing_docs)]
 
@@ -29,6 +30,7 @@ pub mod engine;
 mod error;
 pub mod files;
 pub mod hexfloat;
+pub mod limb;
 pub mod map;
 pub mod orbit;
 pub mod spec;

@@ -88,10 +88,15 @@ pub struct OrbitJob {
     pub tol: f64,
     /// Escape bound E (converted once to T).
     pub escape: f64,
-    /// Number of terms N (1..=8).
+    /// Number of terms N (1..=8). With `limb_bits` set: 8, the terms of the nearest
+    /// expansion a record carries.
     pub terms: usize,
-    /// Term type T.
+    /// Term type T (`F64` with `limb_bits`).
     pub base: Base,
+    /// `Some(p)`: the search arithmetic is the p-bit fixed-limb float (`--prec NNNb`, p in
+    /// 64..=4096) instead of an expansion; the contract is `expanse_gpu::henon_limb`'s
+    /// (this one with hi(z) = z rounded to the nearest f64), run by [`crate::limb`].
+    pub limb_bits: Option<u32>,
 }
 
 /// The term type of the search arithmetic.
@@ -366,6 +371,7 @@ mod tests {
             escape: 1e3,
             terms,
             base: Base::F64,
+            limb_bits: None,
         }
     }
 

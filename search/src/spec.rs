@@ -24,6 +24,7 @@ use crate::decimal::{exact_decimal_f64, parse_decimal, rational_to_f64, terminat
 use crate::hexfloat::{format_f64, parse_f64};
 use crate::orbit::{Base, OrbitJob};
 use crate::Error;
+use expanse_gpu::henon_limb::{valid_search_prec, MAX_SEARCH_PREC, MIN_SEARCH_PREC};
 use rug::Rational;
 use serde_json::{json, Value};
 
@@ -62,7 +63,8 @@ pub struct RawSpec {
     pub tol: Option<String>,
     /// `--escape`.
     pub escape: String,
-    /// `--prec`: `f64`, `dd`, `td`, `qd`, or `1`..`8`.
+    /// `--prec`: `f64`, `dd`, `td`, `qd`, `1`..`8` (terms), or bits `NNNb` (64..=4096, the
+    /// fixed-limb float).
     pub prec: String,
     /// `--base`: `f64` or `f32`.
     pub base: String,
@@ -259,9 +261,39 @@ fn parse_whole(flag: &str, text: &str) -> Result<u64, Error> {
         .ok_or_else(|| Error::spec(flag, format!("{t:?} is too large")))
 }
 
-/// Number of terms named by `--prec`.
-fn parse_prec(prec: &str, base: Base) -> Result<usize, Error> {
-    let named = match prec.trim() {
+/// What `--prec` names: a number of expansion terms N (`f64`, `dd`, `td`, `qd`, `1`..`8`), or
+/// a precision in bits of the fixed-limb float (`NNNb`, 64..=4096), as (terms, bits); a limb
+/// precision comes with 8 terms, those of the nearest expansion a record carries.
+fn parse_prec(prec: &str, base: Base) -> Result<(usize, Option<u32>), Error> {
+    let t = prec.trim();
+    if let Some(digits) = t.strip_suffix('b') {
+        let bits: u32 = digits.parse().map_err(|_| {
+            Error::spec(
+                "--prec",
+                format!(
+                    "{prec:?}: a precision in bits is a whole number followed by `b`, such as 848b"
+                ),
+            )
+        })?;
+        if !valid_search_prec(bits) {
+            return Err(Error::spec(
+                "--prec",
+                format!(
+                    "{bits} bits is outside {MIN_SEARCH_PREC}..={MAX_SEARCH_PREC} bits (the multi-limb precisions)"
+                ),
+            ));
+        }
+        if base == Base::F32 {
+            return Err(Error::spec(
+                "--prec",
+                format!(
+                    "{prec:?} is a multi-limb binary precision (64-bit limbs), which has no f32 form; leave --base at f64"
+                ),
+            ));
+        }
+        return Ok((8, Some(bits)));
+    }
+    let named = match t {
         "f64" => Some(1),
         "dd" => Some(2),
         "td" => Some(3),
@@ -277,14 +309,21 @@ fn parse_prec(prec: &str, base: Base) -> Result<usize, Error> {
                 ),
             ));
         }
-        return Ok(n);
+        return Ok((n, None));
     }
-    match prec.trim().parse::<i64>() {
-        Ok(n) if (1..=8).contains(&n) => Ok(n as usize),
-        Ok(n) => Err(Error::spec("--prec", format!("{n} terms is outside 1..8"))),
+    match t.parse::<i64>() {
+        Ok(n) if (1..=8).contains(&n) => Ok((n as usize, None)),
+        Ok(n) => Err(Error::spec(
+            "--prec",
+            format!(
+                "{n} terms is outside 1..8 (give bits with a b suffix, such as 848b, for more)"
+            ),
+        )),
         Err(_) => Err(Error::spec(
             "--prec",
-            format!("{prec:?}: expected f64, dd, td, qd or a number of terms 1..8"),
+            format!(
+                "{prec:?}: expected f64, dd, td, qd, a number of terms 1..8, or bits such as 848b"
+            ),
         )),
     }
 }
@@ -312,7 +351,7 @@ impl SearchSpec {
                 ))
             }
         };
-        let terms = parse_prec(&raw.prec, base)?;
+        let (terms, limb_bits) = parse_prec(&raw.prec, base)?;
         let mut init_points = Vec::new();
         for p in &raw.init_points {
             let (xs, ys) = p
@@ -396,6 +435,7 @@ impl SearchSpec {
                 escape,
                 terms,
                 base,
+                limb_bits,
             },
         })
     }
@@ -452,7 +492,10 @@ impl SearchSpec {
             "pmax": self.job.pmax,
             "tol": format_f64(self.job.tol),
             "escape": format_f64(self.job.escape),
-            "prec": self.job.terms,
+            "prec": match self.job.limb_bits {
+                Some(bits) => json!(format!("{bits}b")),
+                None => json!(self.job.terms),
+            },
             "base": self.job.base.name(),
         })
     }

@@ -3,6 +3,7 @@
 
 mod cli;
 mod fft;
+mod gpu_on_cpu;
 mod mandelbrot;
 mod md;
 mod qrs;

@@ -79,3 +79,50 @@ fn extrapolation_to_m6_agrees_with_the_zeta_zero() {
     let raw = r.roots.last().expect("roots").c.to_rug();
     assert!(agreement_digits(&raw, &r.known, 100.0) < 6.0);
 }
+
+#[test]
+fn array_layer_residual_agrees_with_the_chunked_cpu_path() {
+    use expanse_apps::qrs::residual_on;
+    use expanse_gpu::array::Arrays;
+    // Two independent summation orders of the same terms: F agrees to ~qd precision relative
+    // to the terms' size (Σ|terms| ~ N·√N·...), F' to f64 precision.
+    let n = 1u64 << 12;
+    let delta = QuadDouble::from_f64(0.6054).div_term(n as f64);
+    let (f, df) = residual(n, &delta);
+    let (g, dg) = residual_on(&Arrays::cpu(), n, &delta).unwrap();
+    let scale = (n as f64).powf(1.5);
+    assert!(f.sub(&g).hi().abs() < 1e-55 * scale, "{f} vs {g}");
+    assert!(((df - dg) / df).abs() < 1e-12);
+    // And F is not trivially zero: a different δ moves it far more.
+    let (h, _) = residual_on(&Arrays::cpu(), n, &delta.add_term(1e-20)).unwrap();
+    assert!(h.sub(&g).hi().abs() > 1e-20);
+}
+
+#[test]
+fn the_qrs_report_on_the_host_backend_passes_at_m6() {
+    use expanse_apps::qrs::{report, run, run_on, Setup};
+    use expanse_gpu::array::Arrays;
+    let a = run_on(&Arrays::cpu(), 6).unwrap();
+    let b = run(6);
+    for (x, y) in a.roots.iter().zip(&b.roots) {
+        assert!(x.converged);
+        assert!(x.s.sub(&y.s).hi().abs() < 1e-58, "m = {}", x.m);
+    }
+    assert!(a.digits >= 12.0, "{} digits", a.digits);
+    let rep = report(&Setup {
+        m_max: 6,
+        min_digits: 12.0,
+        gpu: None,
+        cpu_max_m: 6,
+    });
+    assert!(rep.passed, "{}", rep.text());
+    assert!(rep.json().contains("\"s_N(m=6)\""));
+    // Asking for more digits than six N give makes the report fail.
+    let rep = report(&Setup {
+        m_max: 6,
+        min_digits: 40.0,
+        gpu: None,
+        cpu_max_m: 6,
+    });
+    assert!(!rep.passed);
+}

@@ -87,3 +87,47 @@ fn data_are_deterministic_and_cover_a_wide_range() {
     assert!(min < 1e-150, "smallest {min}");
     assert!(v.iter().any(|&x| x < 0.0) && v.iter().any(|&x| x > 0.0));
 }
+
+#[test]
+fn array_layer_sums_on_the_host_backend_agree_with_the_exact_sum() {
+    use expanse_apps::summation::{array_sums, array_sums_on_threads};
+    use expanse_gpu::array::Arrays;
+    // 20001 values: ten reduction tiles and a second pass, an odd last (signal) value.
+    let n = 20_001;
+    let exact = exact_sum(SEED, n);
+    let s = array_sums(&Arrays::cpu(), SEED, n).unwrap();
+    for (name, v, bound, _) in s.list() {
+        let err = Float::with_val(4000, &v - &exact).abs();
+        assert!(err <= bound, "{name}: error {err} above bound {bound}");
+    }
+    // The accurate sums are right to f64 (and far beyond); plain f64 in the same order is not.
+    assert_eq!(s.qd_acc.value.to_rug().to_f64(), exact.to_f64());
+    assert_eq!(s.dd_acc.value.to_rug().to_f64(), exact.to_f64());
+    assert!(
+        s.qd_acc.err < 1e-40 && s.dd_acc.err < 1e-20,
+        "{:?}",
+        s.qd_acc
+    );
+    assert_ne!(s.f64_tree.value.hi(), exact.to_f64());
+    // Any number of threads: the same bits.
+    for t in [1, 3] {
+        let o = array_sums_on_threads(SEED, n, t).unwrap();
+        assert!(o.differences(&s).is_empty(), "{t} threads");
+    }
+}
+
+#[test]
+fn the_summation_report_passes_at_small_sizes() {
+    use expanse_apps::summation::{report, Setup};
+    let setup = Setup {
+        seed: SEED,
+        sizes: vec![10_000, 40_000],
+        gpu: None,
+        cpu_max: 40_000,
+        threads_max: 10_000,
+    };
+    let rep = report(&setup);
+    assert!(rep.passed, "{}", rep.text());
+    let json = rep.json();
+    assert!(json.contains("\"n=40000 qd accurate\"") && json.contains("\"n=40000 exact\""));
+}

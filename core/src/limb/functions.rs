@@ -123,8 +123,14 @@ impl<const L: usize> LimbConsts<L> {
     /// The constants for results of precision `prec`; `None` when the working precision
     /// does not fit in L limbs (or `prec` < 2).
     pub fn new(prec: u32) -> Option<Self> {
-        let wp = working_prec(prec);
-        if prec < super::MIN_PREC || wp > LimbFloat::<L>::MAX_PREC {
+        Self::with_working_prec(prec, working_prec(prec))
+    }
+
+    /// The constants with another working precision wp ≥ prec (the error bounds of the
+    /// [module docs](self) hold only for [`working_prec`]): identity checks with wp = prec
+    /// see every intermediate rounding in the results.
+    pub fn with_working_prec(prec: u32, wp: u32) -> Option<Self> {
+        if prec < super::MIN_PREC || wp < prec || wp > LimbFloat::<L>::MAX_PREC {
             return None;
         }
         use rug::float::Constant;

@@ -66,7 +66,12 @@ fn check_one<const L: usize>(f: Fun, x: &LimbFloat<L>, c: &LimbConsts<L>) -> f64
     assert_eq!(got.prec(), p);
     let g = got.to_rug();
     if exact.is_zero() {
-        assert!(g.is_zero(), "{f:?}({}) = {} not 0", x.to_hex(), got.to_hex());
+        assert!(
+            g.is_zero(),
+            "{f:?}({}) = {} not 0",
+            x.to_hex(),
+            got.to_hex()
+        );
         return 0.0;
     }
     assert!(got.is_finite(), "{f:?}({}) = {}", x.to_hex(), got.to_hex());
@@ -134,7 +139,10 @@ fn run<const L: usize>(p: u32, count: usize) {
         tally(Fun::Ln, pow2);
         if i % 8 == 0 {
             let huge = (1 << 29) - (rng.next() % 1000) as i32;
-            tally(Fun::Ln, random(&mut rng, p, if neg { -huge } else { huge }, false));
+            tally(
+                Fun::Ln,
+                random(&mut rng, p, if neg { -huge } else { huge }, false),
+            );
         }
         // sin, cos: random in (−2^8, 2^8), up to 2^21, tiny, near k·π/2 and (k + 1/2)·π/2.
         for f in [Fun::Sin, Fun::Cos] {

@@ -222,7 +222,11 @@ fn compare_impl<T: ArrayTerm, const N: usize>(
             let b: ExpArray<T, N> = host.indexed(&map)?;
             d.exps(&format!("indexed {name}"), &v(&a)?, &v(&b)?);
             for (what, p, q) in [
-                ("sum", dev.indexed_sum::<T, N>(&map)?, host.indexed_sum::<T, N>(&map)?),
+                (
+                    "sum",
+                    dev.indexed_sum::<T, N>(&map)?,
+                    host.indexed_sum::<T, N>(&map)?,
+                ),
                 (
                     "sum_accurate",
                     dev.indexed_sum_accurate::<T, N>(&map)?,

@@ -376,12 +376,7 @@ impl DeviceBackend {
                 dev,
                 name,
                 self.grid(dev, a.len),
-                &[
-                    ab.arg(),
-                    bb.arg(),
-                    dbuf(out).arg(),
-                    KArg::U64(a.len as u64),
-                ],
+                &[ab.arg(), bb.arg(), dbuf(out).arg(), KArg::U64(a.len as u64)],
             )?;
         }
         Ok(())

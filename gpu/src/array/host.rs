@@ -1086,7 +1086,10 @@ pub(crate) fn gen_fill(map: &super::IndexMap, n: usize, len: usize) -> Raw {
 
 /// Σ of the elements of `map` in the order of `reduce_generic` (`arr_gen_red_sum`), on
 /// accumulators of N terms, or of `acc_terms(N)` with `acc` (`arr_gen_red_sumacc`).
-fn gen_reduce_impl<const N: usize, const M: usize>(map: &super::IndexMap, len: usize) -> Option<RedOut> {
+fn gen_reduce_impl<const N: usize, const M: usize>(
+    map: &super::IndexMap,
+    len: usize,
+) -> Option<RedOut> {
     reduce_generic(
         len,
         |i| {

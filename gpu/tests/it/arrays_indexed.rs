@@ -92,9 +92,13 @@ fn qrs_term_and_slope_agree_with_mpfr() {
         assert!(rel < 1e-58, "j = {j}: relative error {rel}");
         // dF/dδ term: s·t²·(2q + 1)/q^{3/2} in f64: a few ulps.
         let qf = q.to_f64();
-        let want_slope = (s.to_f64() * t.to_f64() * t.to_f64()) * (2.0 * qf + 1.0) / (qf * qf.sqrt());
+        let want_slope =
+            (s.to_f64() * t.to_f64() * t.to_f64()) * (2.0 * qf + 1.0) / (qf * qf.sqrt());
         let got_slope = qrs_slope(delta.hi(), n, j);
-        assert!(((got_slope - want_slope) / want_slope).abs() < 1e-9, "j = {j}");
+        assert!(
+            ((got_slope - want_slope) / want_slope).abs() < 1e-9,
+            "j = {j}"
+        );
     }
     // A different δ gives a different term: the comparison can fail.
     let other = delta.add_term(1e-40);

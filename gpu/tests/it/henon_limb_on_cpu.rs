@@ -124,7 +124,9 @@ fn number<'a>(it: &mut impl Iterator<Item = &'a str>, prec: u32) -> AnyLimbFloat
     let n = prec.div_ceil(64) as usize;
     let kind: u8 = it.next().unwrap().parse().unwrap();
     let exp: i32 = it.next().unwrap().parse().unwrap();
-    let limbs: Vec<u64> = (0..n).map(|_| it.next().unwrap().parse().unwrap()).collect();
+    let limbs: Vec<u64> = (0..n)
+        .map(|_| it.next().unwrap().parse().unwrap())
+        .collect();
     LimbArrays {
         prec,
         count: 1,
@@ -201,10 +203,7 @@ fn limb_search_cuda_source_matches_the_cpu_reference_bit_for_bit() {
             .collect();
         input += &format!("1 {l} {p} {} {iter_steps}\n", pairs.len());
         for k in 0..4 {
-            let v: Vec<f64> = pairs
-                .iter()
-                .map(|t| [t.0, t.1, t.2, t.3][k])
-                .collect();
+            let v: Vec<f64> = pairs.iter().map(|t| [t.0, t.1, t.2, t.3][k]).collect();
             input += &bits_line(&v);
         }
     }

@@ -265,7 +265,9 @@ fn limb_group_mul_and_gemv_sources_match_the_cpu_bit_for_bit() {
         (1696, 2, 20, 3, Round::Up),
         (4096, 1, 9, 2, Round::Nearest),
     ] {
-        let mut a: Vec<AnyLimbFloat> = (0..m * n).map(|i| entry(p, 7 + p as u64, i as u64)).collect();
+        let mut a: Vec<AnyLimbFloat> = (0..m * n)
+            .map(|i| entry(p, 7 + p as u64, i as u64))
+            .collect();
         let x: Vec<AnyLimbFloat> = (0..n).map(|j| entry(p, 99, j as u64)).collect();
         // Row 1 cancels: the second half of each pair is the negated first.
         if m > 1 {

@@ -11,6 +11,7 @@ mod arrays_on_cpu;
 mod functions_on_cpu;
 mod henon_limb_on_cpu;
 mod limb_blas_on_cpu;
+mod limb_functions_on_cpu;
 mod limb_on_cpu;
 mod orbits_on_cpu;
 mod shim;

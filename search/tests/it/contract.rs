@@ -18,6 +18,7 @@ fn same_records<T: FloatTerm, const N: usize>(base: Base) {
         escape: batch.settings.escape,
         terms: N,
         base,
+        limb_bits: None,
     };
     let mut tasks = Vec::new();
     let mut want = Vec::new();

@@ -2,5 +2,6 @@
 //! of one per file; see the README's "Development" section). Each module is one topic.
 
 mod contract;
+mod limb;
 mod pipeline;
 mod sinks;
