@@ -119,7 +119,7 @@ pub fn help_text(name: &str, what: &str) -> String {
          --json    print one JSON object {{\"application\", \"passed\", \"results\": [{{\"name\", \"value\"}}]}}\n  \
          --backend auto|cpu|gpu   where the applications with a GPU version run (default auto)\n  \
          --help    this text\n\n\
-         Runs on all CPU cores (rayon); fft, mandelbrot and md also on the GPU when one is usable,\n\
+         Runs on all CPU cores (rayon); fft, mandelbrot, md, summation and qrs also on the GPU when one is usable,\n\
          then the CPU version runs too and both results must be identical.\n\
          Exit status: 0 result agrees with the known answer, 1 it does not, 2 usage error.\n"
     )

@@ -118,6 +118,9 @@ pub fn residual_on(
     Ok((f.ldexp(1), 2.0 * df.to_f64()))
 }
 
+/// An evaluator of F_N(1 − δ) and dF_N/dδ: `eval(N, δ)` ([`residual`], [`residual_on`]).
+pub type Evaluator<'a> = dyn FnMut(u64, &QuadDouble) -> Result<(QuadDouble, f64), GpuError> + 'a;
+
 /// The root s_N for one N.
 #[derive(Clone, Debug)]
 pub struct Root {
@@ -152,11 +155,7 @@ pub fn solve(m: u32, c_guess: &QuadDouble) -> Root {
 }
 
 /// Newton's method for s_N from the guess c_N ≈ `c_guess`, F and F' from `eval(N, δ)`.
-pub fn solve_with(
-    m: u32,
-    c_guess: &QuadDouble,
-    eval: &mut dyn FnMut(u64, &QuadDouble) -> Result<(QuadDouble, f64), GpuError>,
-) -> Result<Root, GpuError> {
+pub fn solve_with(m: u32, c_guess: &QuadDouble, eval: &mut Evaluator) -> Result<Root, GpuError> {
     let n = 1u64 << (2 * m);
     let start = Instant::now();
     let mut delta = c_guess.ldexp(-2 * m as i32); // δ = c/N, exact
@@ -363,10 +362,7 @@ pub fn first_guess(roots: &[Root], m: u32) -> QuadDouble {
 
 /// Solves for m = 1..=m_max with F and F' from `eval`, extrapolates and compares with the
 /// zeta zero.
-pub fn run_with(
-    m_max: u32,
-    eval: &mut dyn FnMut(u64, &QuadDouble) -> Result<(QuadDouble, f64), GpuError>,
-) -> Result<QrsRun, GpuError> {
+pub fn run_with(m_max: u32, eval: &mut Evaluator) -> Result<QrsRun, GpuError> {
     let prec = 512;
     let start = Instant::now();
     let mut roots: Vec<Root> = Vec::new();

@@ -1,6 +1,8 @@
 //! `expanse bench arrays`: the array layer (`expanse_gpu::array`) on the GPU when one is usable
-//! and on the CPU backend always: bandwidth of map (one add), reduce (sum) and scan against a
-//! device-to-device copy measured in the same run (N = 2 and 4, 10^8 elements on the GPU);
+//! and on the CPU backend always: bandwidth of map (one add, `add_into`), reduce (sum) and scan
+//! (`scan_into`) into preallocated outputs against a copy into a preallocated array measured in
+//! the same run (N = 2 and 4, 10^8 elements on the GPU), and the allocating forms beside them
+//! (rows marked "(alloc)");
 //! GEMV time per call at M = N = 1000 for N = 2, 4, 8; GEMM at n = 4096 (GPU; a smaller n on
 //! the CPU) for N = 2 and 4 with the fraction of the FP64 instruction ceiling; sort rate
 //! (N = 2, 10^8 keys on the GPU). `--scale` shrinks every size, `--json` prints the rows.
@@ -246,32 +248,62 @@ fn bandwidth<const N: usize>(
 ) -> Result<(), CliError> {
     let x = array_of::<N>(arrays, len, 1 << 16)?;
     let y = x.try_clone().map_err(gpu_err)?;
+    // Preallocated outputs: the kernel rows time the kernels, not the allocator.
+    let mut z = arrays.zeros::<f64, N>(len).map_err(gpu_err)?;
+    let mut c = arrays.zeros::<f64, N>(len).map_err(gpu_err)?;
     let bytes = (len * N * 8) as f64;
     let reps = 3;
-    let t_copy = time(arrays, reps, || x.try_clone().map(|_| ()))?;
-    let t_add = time(arrays, reps, || x.add(&y).map(|_| ()))?;
+    let t_copy = time(arrays, reps, || c.copy_from(&x))?;
+    let t_add = time(arrays, reps, || x.add_into(&y, &mut z))?;
     let t_sum = time(arrays, reps, || x.sum().map(|_| ()))?;
-    let t_scan = time(arrays, reps, || x.scan(ScanKind::Inclusive).map(|_| ()))?;
+    let t_scan = time(arrays, reps, || x.scan_into(ScanKind::Inclusive, &mut z))?;
+    // The allocating forms (a new output array per call), for comparison.
+    let t_copy_alloc = time(arrays, reps, || x.try_clone().map(|_| ()))?;
+    let t_add_alloc = time(arrays, reps, || x.add(&y).map(|_| ()))?;
+    let t_scan_alloc = time(arrays, reps, || x.scan(ScanKind::Inclusive).map(|_| ()))?;
     let copy = 2.0 * bytes / t_copy / 1e9;
     for (op, t, moved, note) in [
         (
             "copy",
             t_copy,
             2.0 * bytes,
-            "device-to-device copy (read + write)",
+            "copy into a preallocated array (device-to-device; read + write)",
         ),
         (
             "map add",
             t_add,
             3.0 * bytes,
-            "z = x + y: reads 2, writes 1",
+            "add_into, z = x + y preallocated: reads 2, writes 1",
         ),
-        ("reduce sum", t_sum, bytes, "reads 1"),
+        (
+            "reduce sum",
+            t_sum,
+            bytes,
+            "reads 1 (partials: one per 2048)",
+        ),
         (
             "scan",
             t_scan,
             2.0 * bytes,
-            "single pass: reads 1, writes 1",
+            "scan_into, single pass: reads 1, writes 1 (scratch of 2 nodes per 2048 allocated)",
+        ),
+        (
+            "copy (alloc)",
+            t_copy_alloc,
+            2.0 * bytes,
+            "try_clone: allocates its output per call",
+        ),
+        (
+            "map add (alloc)",
+            t_add_alloc,
+            3.0 * bytes,
+            "add: allocates its output per call",
+        ),
+        (
+            "scan (alloc)",
+            t_scan_alloc,
+            2.0 * bytes,
+            "scan: allocates its output per call",
         ),
     ] {
         let gbps = moved / t / 1e9;
@@ -398,14 +430,17 @@ fn sort(arrays: &Arrays, name: &str, len: usize, rows: &mut Vec<Row>) -> Result<
 }
 
 fn print_tables(rows: &[Row]) {
-    println!("Bandwidth (GB/s; fraction of the device-to-device copy measured in the same run)");
     println!(
-        "{:<4} {:>2} {:>11} {:<11} {:>10} {:>9} {:>8}",
+        "Bandwidth (GB/s; fraction of the copy into a preallocated array measured in the same \
+         run; \"(alloc)\": the form that allocates its output per call)"
+    );
+    println!(
+        "{:<4} {:>2} {:>11} {:<16} {:>10} {:>9} {:>8}",
         "", "N", "elements", "op", "time", "GB/s", "of copy"
     );
     for r in rows.iter().filter(|r| r.table == "bandwidth") {
         println!(
-            "{:<4} {:>2} {:>11} {:<11} {:>8.3}ms {:>9.1} {:>7.1}%",
+            "{:<4} {:>2} {:>11} {:<16} {:>8.3}ms {:>9.1} {:>7.1}%",
             r.backend,
             r.n,
             r.size,
