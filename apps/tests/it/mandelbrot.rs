@@ -91,3 +91,23 @@ fn images_are_independent_of_threads_and_encode_as_png() {
     let dd = render(&v, Format::Dd);
     assert!(differing(&f, &dd) * 20 <= 24 * 16);
 }
+
+#[test]
+fn qd_and_f32_at_the_deep_zoom() {
+    // 16x16 pixels of 2^-69: qd iterates dd's c exactly and must match MPFR off the boundary
+    // like dd; f32 (c rounded to 24 bits) sees one point and is wrong.
+    let v = View {
+        width: 16,
+        height: 16,
+        ..deep()
+    };
+    let qd = render(&v, Format::Qd);
+    let sample = mpfr_sample(&v, 5);
+    let s = check_sample(&qd, &sample);
+    assert_eq!(s.differ_off_boundary, 0, "{s:?}");
+    assert!(s.sampled > 40);
+    let dd = render(&v, Format::Dd);
+    let f = render(&v, Format::F32);
+    assert!(differing(&f, &dd) * 2 > 16 * 16);
+    assert!(f.counts.iter().all(|&c| c == f.counts[0]));
+}

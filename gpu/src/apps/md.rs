@@ -11,8 +11,9 @@ use crate::device::{drv, GpuContext, GpuTerm};
 use crate::error::{GpuError, GpuErrorKind};
 use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
-/// Threads per block (`MD_BLOCK` in cuda/md.cu).
-const BLOCK: u32 = 128;
+/// Threads per block (at most `MD_BLOCK` = 128 of cuda/md.cu): one warp, so that the few
+/// thousand particles of a run spread over as many multiprocessors as possible.
+const BLOCK: u32 = 32;
 
 /// A system on GPU 0: positions, velocities and forces (at the positions).
 pub struct MdGpu<'a, T: GpuTerm> {

@@ -13,5 +13,6 @@ mod henon_limb_on_cpu;
 mod limb_blas_on_cpu;
 mod limb_functions_on_cpu;
 mod limb_on_cpu;
+mod nvrtc_programs;
 mod orbits_on_cpu;
 mod shim;
