@@ -29,7 +29,22 @@
 //!
 //! **Known answers**: the closed forms of Table 4, evaluated in MPFR 64 bits above the working
 //! precision.
+//!
+//! **The limb floats, on the CPU and the GPU** ([`integrate_limb`]). The same table, each
+//! level's nodes converted exactly to `expanse_core::limb` arrays; the per-node term is
+//! computed in the fixed-limb floats with their exp, ln, sin and cos
+//! (`expanse_core::limb::functions`) by `expanse_gpu::limb_quad`: one GPU thread per node
+//! (kernel `limb_quad_<L>`), or on all CPU cores (rayon) by the CPU reference, the same
+//! formulas as the MPFR path above in the same order of operations, bit-identical on both.
+//! The terms of a level are summed on the host in node order (one rounding per addition), so
+//! the whole run — every level's estimate, the stopping decision, the value — is the same on
+//! GPU and CPU; with a GPU both run and every term is compared. The MPFR path stays the
+//! independent reference; both are checked against the closed forms.
 
+use expanse_core::limb::{AnyLimbFloat, Round};
+use expanse_gpu::limb::LimbArrays;
+use expanse_gpu::limb_quad::{cpu_quad_terms, fn_capacity};
+use expanse_gpu::GpuContext;
 use rayon::prelude::*;
 use rug::float::Constant;
 use rug::Float;
@@ -52,6 +67,8 @@ pub struct Table {
     prec: u32,
     tmax: f64,
     levels: Vec<Vec<Node>>,
+    /// The levels' nodes as limb arrays (c, w), converted on first use.
+    limb_levels: Vec<(LimbArrays, LimbArrays)>,
     /// Seconds spent building the levels so far.
     pub build_seconds: f64,
 }
@@ -79,6 +96,7 @@ impl Table {
             prec,
             tmax,
             levels: Vec::new(),
+            limb_levels: Vec::new(),
             build_seconds: 0.0,
         }
     }
@@ -113,6 +131,27 @@ impl Table {
             self.build_seconds += start.elapsed().as_secs_f64();
         }
         &self.levels[k - 1]
+    }
+
+    /// The nodes added at level `k` as limb arrays (c, w) at the table's precision (exact
+    /// conversions), building the levels up to `k` if needed.
+    pub fn limb_level(&mut self, k: usize) -> (&LimbArrays, &LimbArrays) {
+        while self.limb_levels.len() < k {
+            let next = self.limb_levels.len() + 1;
+            let prec = self.prec;
+            let nodes = self.level(next);
+            let conv = |f: &dyn Fn(&Node) -> &Float| {
+                let xs: Vec<AnyLimbFloat> = nodes
+                    .iter()
+                    .map(|n| AnyLimbFloat::from_rug(f(n), prec, Round::Nearest).0)
+                    .collect();
+                LimbArrays::pack(&xs, prec)
+            };
+            let pair = (conv(&|n| &n.c), conv(&|n| &n.w));
+            self.limb_levels.push(pair);
+        }
+        let (c, w) = &self.limb_levels[k - 1];
+        (c, w)
     }
 
     fn build_level(&self, k: usize) -> Vec<Node> {
@@ -329,13 +368,39 @@ fn log10_abs(x: &Float) -> f64 {
 }
 
 /// Integrates `problem` to `digits` decimal digits with the table (grown as needed, up to
-/// `max_levels` levels).
+/// `max_levels` levels), in MPFR.
 pub fn integrate(
     problem: Problem,
     digits: u32,
     table: &mut Table,
     max_levels: usize,
 ) -> QuadResult {
+    let prec = table.prec();
+    let mpfr_level = |table: &mut Table, k: usize, raw: &Float| -> Result<Float, String> {
+        let terms: Vec<Float> = table
+            .level(k)
+            .par_iter()
+            .map(|n| problem.node_term(n, prec))
+            .collect();
+        let mut r = raw.clone();
+        r += Float::with_val(prec, Float::sum(terms.iter()));
+        Ok(r)
+    };
+    match integrate_core(problem, digits, table, max_levels, mpfr_level) {
+        Ok(r) => r,
+        Err(e) => unreachable!("the MPFR path has no errors: {e}"),
+    }
+}
+
+/// The level loop shared by the MPFR and limb paths: `level_sum(table, k, raw)` returns raw
+/// plus the sum of level k's terms (raw: Σ w·f over the nodes so far, without h).
+fn integrate_core(
+    problem: Problem,
+    digits: u32,
+    table: &mut Table,
+    max_levels: usize,
+    mut level_sum: impl FnMut(&mut Table, usize, &Float) -> Result<Float, String>,
+) -> Result<QuadResult, String> {
     let prec = table.prec();
     let start_build = table.build_seconds;
     let start = Instant::now();
@@ -345,13 +410,8 @@ pub fn integrate(
     let mut est = 0.0f64;
     let goal = -f64::from(digits);
     for k in 1..=max_levels {
-        let nodes = table.level(k);
-        let terms: Vec<Float> = nodes
-            .par_iter()
-            .map(|n| problem.node_term(n, prec))
-            .collect();
-        evaluations += 2 * nodes.len();
-        raw += Float::with_val(prec, Float::sum(terms.iter()));
+        raw = level_sum(table, k, &raw)?;
+        evaluations += 2 * table.level(k).len();
         let s = Float::with_val(prec, &raw >> (k as u32)); // h = 2^−k
         per_level.push(s.clone());
         if k >= 3 {
@@ -391,7 +451,7 @@ pub fn integrate(
     } else {
         (log10_abs(&exact) - log10_abs(&err)).min(cap)
     };
-    QuadResult {
+    Ok(QuadResult {
         problem,
         digits,
         value,
@@ -402,7 +462,107 @@ pub fn integrate(
         correct_digits,
         evaluations,
         seconds,
+    })
+}
+
+/// The outcome of one integral in the limb floats.
+#[derive(Clone, Debug)]
+pub struct LimbQuadResult {
+    /// The result (value, levels, correct digits); `seconds` covers everything but the
+    /// table, both backends included.
+    pub result: QuadResult,
+    /// Nodes evaluated (each: the integrand at two points).
+    pub nodes: usize,
+    /// Seconds in the GPU kernel calls (uploads and downloads included), when the GPU ran.
+    pub gpu_seconds: Option<f64>,
+    /// Seconds of the CPU term evaluations (all cores), when the CPU ran.
+    pub cpu_seconds: Option<f64>,
+    /// Terms compared between GPU and CPU (0 unless both ran).
+    pub compared: usize,
+    /// Terms that differ between GPU and CPU in any bit.
+    pub mismatches: usize,
+}
+
+/// The sum raw + Σ terms in node order, each addition rounded to nearest at `prec`.
+fn limb_sum(raw: &Float, terms: &LimbArrays, prec: u32) -> Result<Float, String> {
+    let mut acc = AnyLimbFloat::from_rug(raw, prec, Round::Nearest).0;
+    for i in 0..terms.count {
+        let t = terms
+            .get(i)
+            .ok_or_else(|| format!("term {i} is not a valid limb float"))?;
+        acc = AnyLimbFloat::add_prec(&acc, &t, prec, Round::Nearest).0;
     }
+    Ok(acc.to_rug())
+}
+
+/// Whether element i of two term arrays is the same number bit for bit.
+fn same_element(a: &LimbArrays, b: &LimbArrays, i: usize) -> bool {
+    let n = a.prec.div_ceil(64) as usize;
+    a.kinds[i] == b.kinds[i]
+        && a.exps[i] == b.exps[i]
+        && (0..n).all(|j| a.limbs[j * a.count + i] == b.limbs[j * b.count + i])
+}
+
+/// Integrates `problem` as [`integrate`] does, but with the node terms in the limb floats:
+/// on the GPU when `gpu` is given, on all CPU cores when `cpu` is set (both: every term is
+/// compared, and the GPU's are summed); an error when neither is asked for, the precision has
+/// no limb kernels, or the GPU fails.
+pub fn integrate_limb(
+    problem: Problem,
+    digits: u32,
+    table: &mut Table,
+    max_levels: usize,
+    gpu: Option<&GpuContext>,
+    cpu: bool,
+) -> Result<LimbQuadResult, String> {
+    if gpu.is_none() && !cpu {
+        return Err("neither the GPU nor the CPU was asked to run".into());
+    }
+    let prec = table.prec();
+    if fn_capacity(prec).is_none() {
+        return Err(format!("no limb kernels for {prec} bits"));
+    }
+    let id = problem.id();
+    let (mut gpu_s, mut cpu_s) = (0.0f64, 0.0f64);
+    let (mut nodes, mut compared, mut mismatches) = (0usize, 0usize, 0usize);
+    let level = |table: &mut Table, k: usize, raw: &Float| -> Result<Float, String> {
+        let (c, w) = table.limb_level(k);
+        nodes += c.count;
+        let g = match gpu {
+            Some(ctx) => {
+                let t = Instant::now();
+                let g = ctx
+                    .limb_quad_terms(id, c, w)
+                    .map_err(|e| format!("GPU: {e}"))?;
+                gpu_s += t.elapsed().as_secs_f64();
+                Some(g)
+            }
+            None => None,
+        };
+        let h = if cpu {
+            let t = Instant::now();
+            let h = cpu_quad_terms(id, c, w).map_err(|e| format!("CPU: {e}"))?;
+            cpu_s += t.elapsed().as_secs_f64();
+            Some(h)
+        } else {
+            None
+        };
+        if let (Some(g), Some(h)) = (&g, &h) {
+            compared += g.count;
+            mismatches += (0..g.count).filter(|&i| !same_element(g, h, i)).count();
+        }
+        let terms = g.or(h).expect("one backend ran");
+        limb_sum(raw, &terms, prec)
+    };
+    let result = integrate_core(problem, digits, table, max_levels, level)?;
+    Ok(LimbQuadResult {
+        result,
+        nodes,
+        gpu_seconds: gpu.map(|_| gpu_s),
+        cpu_seconds: cpu.then_some(cpu_s),
+        compared,
+        mismatches,
+    })
 }
 
 /// A run of all five problems at one precision.
@@ -450,67 +610,208 @@ pub fn passes(r: &QuadResult, min_digits: f64) -> bool {
 /// Maximum number of levels tried (h = 2^−16).
 pub const MAX_LEVELS: usize = 16;
 
-/// Runs the application: every problem at each of `digits_list` digits, each checked for at
-/// least `digits − 5` correct digits against its closed form.
-pub fn report(digits_list: &[u32]) -> crate::cli::Report {
+/// Nodes per second, or 0 when nothing was timed.
+fn rate(nodes: usize, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// Runs the application: every problem at each of `digits_list` digits in MPFR (the
+/// reference) and in the limb floats — on `gpu` when given and always on all CPU cores, every
+/// GPU term compared with the CPU's — each value checked for at least `digits − 5` correct
+/// digits against its closed form. `backend_note` says which GPU is used or why none is.
+pub fn report(
+    digits_list: &[u32],
+    gpu: Option<&GpuContext>,
+    backend_note: Option<&str>,
+) -> crate::cli::Report {
     let mut rep = crate::cli::Report::new("quadrature");
+    let threads = rayon::current_num_threads();
     rep.line(format!(
-        "tanh-sinh quadrature, MPFR, {} threads",
-        rayon::current_num_threads()
+        "tanh-sinh quadrature: MPFR (the reference) and the limb floats (expanse_core::limb) on \
+         {threads} CPU threads{}",
+        if gpu.is_some() { " and the GPU" } else { "" }
     ));
+    match (gpu, backend_note) {
+        (Some(_), Some(n)) => rep.line(format!("backend: {n}")),
+        (None, Some(n)) => rep.line(format!("backend: CPU only: {n}")),
+        (None, None) => rep.line("backend: CPU only (--backend cpu): no GPU rates"),
+        (Some(_), None) => {}
+    }
+    let mut all_identical = true;
+    let mut any_compared = false;
     for &digits in digits_list {
-        let run = run_precision(digits, MAX_LEVELS);
+        let prec = working_prec(digits);
+        // Compile the GPU program first (NVRTC), so the GPU rates do not include it.
+        let mut prepare_error = None;
+        if let Some(ctx) = gpu {
+            let t = Instant::now();
+            match ctx.prepare_limb_fn(prec) {
+                Ok(()) => rep.line(format!(
+                    "GPU program for {prec} bits compiled and loaded in {:.1} s (not in the rates)",
+                    t.elapsed().as_secs_f64()
+                )),
+                Err(e) => prepare_error = Some(format!("GPU: {e}")),
+            }
+        }
+        let mut table = Table::new(prec);
+        let mpfr: Vec<QuadResult> = PROBLEMS
+            .iter()
+            .map(|&p| integrate(p, digits, &mut table, MAX_LEVELS))
+            .collect();
+        let limb: Vec<Result<LimbQuadResult, String>> = PROBLEMS
+            .iter()
+            .map(|&p| match &prepare_error {
+                Some(e) => Err(e.clone()),
+                None => integrate_limb(p, digits, &mut table, MAX_LEVELS, gpu, true),
+            })
+            .collect();
         rep.line(format!(
-            "\n{} digits ({} bits): table of {} nodes (tau <= {:.3}) built in {:.3} s",
+            "\n{} digits ({} bits; limb floats of {} limbs): table of {} nodes (tau <= {:.3}) \
+             built in {:.3} s",
             digits,
-            run.prec,
-            run.table_nodes,
-            Table::new(run.prec).tmax(),
-            run.table_seconds
+            prec,
+            fn_capacity(prec).unwrap_or(0),
+            table.nodes(),
+            table.tmax(),
+            table.build_seconds
         ));
-        for r in &run.results {
-            let shown = digits.min(60) as usize;
-            let v = decimal(&r.value, digits);
-            let e = decimal(&r.exact, digits);
+        let min = f64::from(digits) - 5.0;
+        let shown = digits.min(60) as usize;
+        let (mut cpu_nodes, mut cpu_s, mut gpu_s, mut mpfr_nodes, mut mpfr_s) =
+            (0usize, 0.0f64, 0.0f64, 0usize, 0.0f64);
+        let (mut compared, mut mismatches) = (0usize, 0usize);
+        for (r, l) in mpfr.iter().zip(&limb) {
+            let id = r.problem.id();
+            rep.line(format!("  problem {}: {}", id, r.problem.formula()));
             rep.line(format!(
-                "  problem {}: {}",
-                r.problem.id(),
-                r.problem.formula()
-            ));
-            rep.line(format!(
-                "    value {}  ({} levels, {} evaluations, {:.3} s, est. error 1e{:.0})",
-                shorten(&v, shown),
+                "    MPFR  {}  ({} levels, {} evaluations, {:.3} s, est. error 1e{:.0})",
+                shorten(&decimal(&r.value, digits), shown),
                 r.levels,
                 r.evaluations,
                 r.seconds,
                 r.est_log10_err
             ));
-            rep.line(format!("    known {}", shorten(&e, shown)));
-            let min = f64::from(digits) - 5.0;
+            mpfr_nodes += r.evaluations / 2;
+            mpfr_s += r.seconds;
+            match l {
+                Ok(l) => {
+                    let lr = &l.result;
+                    rep.line(format!(
+                        "    limb  {}  ({} levels, {} evaluations)",
+                        shorten(&decimal(&lr.value, digits), shown),
+                        lr.levels,
+                        lr.evaluations
+                    ));
+                    cpu_nodes += l.nodes;
+                    cpu_s += l.cpu_seconds.unwrap_or(0.0);
+                    gpu_s += l.gpu_seconds.unwrap_or(0.0);
+                    compared += l.compared;
+                    mismatches += l.mismatches;
+                }
+                Err(e) => {
+                    rep.line(format!("    limb  failed: {e}"));
+                    rep.result(format!("problem{id}_{digits}digits_limb_error"), e.as_str());
+                }
+            }
+            rep.line(format!(
+                "    known {}",
+                shorten(&decimal(&r.exact, digits), shown)
+            ));
             rep.check(
                 &format!(
-                    "problem {} at {} digits: {:.1} correct digits (need >= {})",
-                    r.problem.id(),
-                    digits,
-                    r.correct_digits,
-                    min
+                    "problem {id} at {digits} digits, MPFR: {:.1} correct digits (need >= {min})",
+                    r.correct_digits
                 ),
                 passes(r, min),
             );
+            let limb_digits = l.as_ref().map(|l| l.result.correct_digits).ok();
+            rep.check(
+                &format!(
+                    "problem {id} at {digits} digits, limb floats: {} correct digits (need >= {min})",
+                    limb_digits.map_or("no".to_string(), |d| format!("{d:.1}"))
+                ),
+                l.as_ref().is_ok_and(|l| passes(&l.result, min)),
+            );
             // Every digit the working precision holds (the text shows the requested ones).
             rep.result(
-                format!("problem{}_{}digits", r.problem.id(), digits),
+                format!("problem{id}_{digits}digits"),
                 r.value.to_string_radix(10, None),
             );
             rep.result(
-                format!("problem{}_{}digits_correct_digits", r.problem.id(), digits),
+                format!("problem{id}_{digits}digits_correct_digits"),
                 format!("{:.1}", r.correct_digits),
             );
             rep.result(
-                format!("problem{}_{}digits_levels", r.problem.id(), digits),
+                format!("problem{id}_{digits}digits_levels"),
                 r.levels.to_string(),
             );
+            if let Ok(l) = l {
+                rep.result(
+                    format!("problem{id}_{digits}digits_limb"),
+                    l.result.value.to_string_radix(10, None),
+                );
+                rep.result(
+                    format!("problem{id}_{digits}digits_limb_correct_digits"),
+                    format!("{:.1}", l.result.correct_digits),
+                );
+                rep.result(
+                    format!("problem{id}_{digits}digits_limb_levels"),
+                    l.result.levels.to_string(),
+                );
+            }
         }
+        let (mr, cr) = (rate(mpfr_nodes, mpfr_s), rate(cpu_nodes, cpu_s));
+        rep.line(format!(
+            "  rates at {digits} digits (nodes/s; a node is the integrand at two points): MPFR \
+             {mr:.0} ({threads} threads), limb floats on the CPU {cr:.0} ({cpu_nodes} nodes in \
+             {cpu_s:.3} s, {threads} threads)"
+        ));
+        rep.result(
+            format!("rate_{digits}digits_mpfr_nodes_per_s"),
+            format!("{mr:.1}"),
+        );
+        rep.result(
+            format!("rate_{digits}digits_cpu_nodes_per_s"),
+            format!("{cr:.1}"),
+        );
+        if gpu.is_some() {
+            let gr = rate(cpu_nodes, gpu_s);
+            let ratio = if cr > 0.0 { gr / cr } else { 0.0 };
+            rep.line(format!(
+                "  limb floats on the GPU {gr:.0} nodes/s ({cpu_nodes} nodes in {gpu_s:.3} s, \
+                 transfers included): GPU/CPU ratio {ratio:.2}"
+            ));
+            rep.result(
+                format!("rate_{digits}digits_gpu_nodes_per_s"),
+                format!("{gr:.1}"),
+            );
+            rep.result(
+                format!("rate_{digits}digits_gpu_cpu_ratio"),
+                format!("{ratio:.3}"),
+            );
+            let same = mismatches == 0 && compared == cpu_nodes && compared > 0;
+            any_compared = true;
+            all_identical &= same;
+            rep.check(
+                &format!(
+                    "GPU and CPU identical at {digits} digits: {} ({compared} terms compared, \
+                     {mismatches} differ)",
+                    if same { "yes" } else { "no" }
+                ),
+                same,
+            );
+        }
+    }
+    if any_compared {
+        let yes = if all_identical { "yes" } else { "no" };
+        rep.line(format!("GPU and CPU identical: {yes}"));
+        rep.result("gpu_cpu_identical", yes);
+    } else {
+        rep.line("GPU and CPU identical: not compared (no GPU in use)");
     }
     rep
 }

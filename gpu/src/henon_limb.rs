@@ -1,7 +1,7 @@
 //! The Hénon search in the fixed-limb floats of `expanse_core::limb` (`expanse search --prec
 //! NNNb`): the per-orbit contract's CPU reference ([`limb_orbit`], [`reference_limb_orbit`];
 //! the search crate's CPU backend runs it on all cores), its CUDA twin
-//! (`cuda/henon_limb.cu` after `cuda/limb.cu`, one thread per orbit:
+//! (`cuda/henon_limb.cu` after `cuda/limb.cu`, one thread per orbit, [`henon_limb_program`]:
 //! [`GpuContext::run_limb_orbits`]) and a plain iteration of the map for rates and the MPFR
 //! identity check ([`limb_iterate`], [`GpuContext::iterate_limb`]).
 //!
@@ -38,16 +38,38 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 use expanse_core::limb::{capacity_for, AnyLimbFloat, Kind, LimbFloat, Round};
 use rayon::prelude::*;
 use std::ops::Range;
+use std::sync::OnceLock;
 
-/// The program: `cuda/limb.cu` + `cuda/henon_limb.cu`; kernels `henon_limb_<L>` and
-/// `henon_limb_iter_<L>` for L = 2, 4, …, 64 limbs.
+/// The program's sources: `cuda/limb.cu` + `cuda/henon_limb.cu` (for compile checks; what is
+/// launched is [`henon_limb_program`], the same without `limb.cu`'s `limb_op_<L>` kernels).
 pub const HENON_LIMB_PROGRAM: CudaProgram = CudaProgram {
-    name: "henon_limb",
+    name: "henon_limb_full",
     parts: &[
         include_str!("cuda/limb.cu"),
         include_str!("cuda/henon_limb.cu"),
     ],
 };
+
+/// The program launched: `cuda/limb.cu` without its `limb_op_<L>` kernels (unused here: NVRTC
+/// compiles about half as much) + `cuda/henon_limb.cu`; kernels `henon_limb_<L>` and
+/// `henon_limb_iter_<L>` for L = 2, 4, …, 64 limbs.
+pub fn henon_limb_program() -> &'static CudaProgram {
+    static PROGRAM: OnceLock<CudaProgram> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let limb: String = include_str!("cuda/limb.cu")
+            .lines()
+            .filter(|l| !l.starts_with("LIMB_KERNEL("))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        CudaProgram {
+            name: "henon_limb",
+            parts: Box::leak(Box::new([
+                &*Box::leak(limb.into_boxed_str()),
+                include_str!("cuda/henon_limb.cu"),
+            ])),
+        }
+    })
+}
 
 /// Smallest precision of the limb search (bits): the initial points (f64) must be exact.
 pub const MIN_SEARCH_PREC: u32 = 64;
@@ -461,7 +483,7 @@ const BLOCK: u32 = 64;
 /// keeps records of a launch small (≤ 1 KiB per orbit at 4096 bits).
 fn launch_orbits(ctx: &GpuContext, dev: usize) -> u64 {
     let sms = ctx.devices()[dev].multiprocessors.max(1) as u64;
-    (sms * 2048 * 4).min(1 << 20)
+    (sms * 2048).min(1 << 19)
 }
 
 fn unpack_kind(k: u8) -> Kind {
@@ -555,7 +577,7 @@ impl GpuContext {
             .bind_to_thread()
             .map_err(|e| drv("binding the context", e))?;
         let func =
-            self.function::<f64, 1>(dev, &HENON_LIMB_PROGRAM, &format!("henon_limb_{cap}"))?;
+            self.function::<f64, 1>(dev, henon_limb_program(), &format!("henon_limb_{cap}"))?;
         let s = self.stream(dev);
         let up = |v: &[f64], what: &str| s.clone_htod(v).map_err(|e| drv(what, e));
         let (pa, pb) = (up(&batch.a, "upload a")?, up(&batch.b, "upload b")?);
@@ -703,7 +725,7 @@ impl GpuContext {
             .bind_to_thread()
             .map_err(|e| drv("binding the context", e))?;
         let func =
-            self.function::<f64, 1>(0, &HENON_LIMB_PROGRAM, &format!("henon_limb_iter_{cap}"))?;
+            self.function::<f64, 1>(0, henon_limb_program(), &format!("henon_limb_iter_{cap}"))?;
         let s = self.stream(0);
         let up = |v: &[f64], what: &str| s.clone_htod(v).map_err(|e| drv(what, e));
         let (pa, pb, ix, iy) = (up(a, "a")?, up(b, "b")?, up(x0, "x0")?, up(y0, "y0")?);

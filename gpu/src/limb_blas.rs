@@ -4,8 +4,9 @@
 //!
 //! - [`GpuContext::limb_op_resident`] uploads the operands once and times `launches`
 //!   launches (synchronize, wall clock), so the rate excludes PCIe transfers; it runs the
-//!   one-thread kernels `limb_op_<L>` ([`LimbLayout::Thread`]) or the group kernel
-//!   `limb_group_mul` ([`LimbLayout::Group`]: G threads per product, `cuda/limb_group.cu`),
+//!   one-thread kernels `limb_op_<L>` ([`LimbLayout::Thread`]) or the group kernels
+//!   `limb_group_mul` / `limb_group_add` ([`LimbLayout::Group`]: G threads per number,
+//!   `cuda/limb_group.cu`),
 //!   both bit-identical to [`crate::limb::limb_reference`].
 //! - [`GpuContext::limb_gemv`] computes y = A·x (`cuda/limb_blas.cu`, one block per row) in
 //!   the order of [`gemv_reference`]: each product rounded, then a pairwise (tree) sum with
@@ -29,7 +30,7 @@ use expanse_core::limb::{capacity_for, AnyLimbFloat, Round};
 use rayon::prelude::*;
 
 /// The program of `limb.cu`, `limb_group.cu` and `limb_blas.cu`: kernels `limb_op_<L>`,
-/// `limb_group_mul` and `limb_gemv_<L>`.
+/// `limb_group_mul`, `limb_group_add` and `limb_gemv_<L>`.
 pub const LIMB_EXT_PROGRAM: CudaProgram = CudaProgram {
     name: "limb_ext",
     parts: &[
@@ -44,8 +45,9 @@ pub const LIMB_EXT_PROGRAM: CudaProgram = CudaProgram {
 pub enum LimbLayout {
     /// One thread per number (`limb_op_<L>`).
     Thread,
-    /// A group of this many threads (1..=32) per number (`limb_group_mul`; multiplication
-    /// only).
+    /// A group of this many threads (1..=32) per number: `limb_group_mul` (the product's
+    /// column sums spread over the group) for multiplication, `limb_group_add` (operands
+    /// staged in shared memory by the group, one lane adds) for addition and subtraction.
     Group(u32),
 }
 
@@ -56,7 +58,7 @@ const GEMV_BLOCK: u32 = 128;
 /// Shared memory a group block may use (the default limit without opt-in).
 const GROUP_SMEM: usize = 48 * 1024;
 
-/// Launch shape of `limb_group_mul` for `n` limbs and groups of `g` threads: (groups per
+/// Launch shape of `limb_group_mul` and `limb_group_add` for `n` limbs and groups of `g` threads: (groups per
 /// block, shared-memory bytes per block).
 pub fn group_shape(n: usize, g: u32) -> (u32, u32) {
     let per_group = (8 * n + 4) * 8;
@@ -144,9 +146,10 @@ impl GpuContext {
             )));
         }
         if let LimbLayout::Group(g) = layout {
-            if op != LimbOp::Mul || !(1..=32).contains(&g) {
+            let supported = matches!(op, LimbOp::Mul | LimbOp::Add | LimbOp::Sub);
+            if !supported || !(1..=32).contains(&g) {
                 return Err(bad(format!(
-                    "the group kernel computes products with 1..=32 threads, not {op:?} with {g}"
+                    "the group kernels compute products, sums and differences with 1..=32 threads, not {op:?} with {g}"
                 )));
             }
         }
@@ -194,8 +197,13 @@ impl GpuContext {
             ),
             LimbLayout::Group(g) => {
                 let (e, smem) = group_shape(n, g);
+                let name = if op == LimbOp::Mul {
+                    "limb_group_mul"
+                } else {
+                    "limb_group_add"
+                };
                 (
-                    self.function::<f64, 1>(0, &LIMB_EXT_PROGRAM, "limb_group_mul")?,
+                    self.function::<f64, 1>(0, &LIMB_EXT_PROGRAM, name)?,
                     LaunchConfig {
                         grid_dim: (cnt.div_ceil(e), 1, 1),
                         block_dim: (e * g, 1, 1),
@@ -224,6 +232,9 @@ impl GpuContext {
                     lb.arg(&ck);
                 }
                 LimbLayout::Group(_) => {
+                    if op != LimbOp::Mul {
+                        lb.arg(&code);
+                    }
                     lb.arg(&rcode);
                     lb.arg(&p);
                     lb.arg(&cnt);
@@ -240,9 +251,9 @@ impl GpuContext {
             lb.arg(&mut re);
             lb.arg(&mut rk);
             lb.arg(&mut ro);
-            // SAFETY: the arguments match limb_op_<L> in cuda/limb.cu and limb_group_mul
-            // (int rnd, unsigned p, unsigned count, unsigned G, a…, b…, r…) in
-            // cuda/limb_group.cu; every array holds `count` elements of ⌈prec/64⌉ limbs; the
+            // SAFETY: the arguments match limb_op_<L> in cuda/limb.cu, limb_group_mul
+            // (int rnd, unsigned p, unsigned count, unsigned G, a…, b…, r…) and
+            // limb_group_add (int op, then the same) in cuda/limb_group.cu; every array holds `count` elements of ⌈prec/64⌉ limbs; the
             // group launch has E·G threads and E·(8n + 4)·8 bytes of shared memory.
             unsafe { lb.launch(cfg) }.map_err(|e| drv("launching a limb kernel", e))?;
             Ok(())

@@ -500,6 +500,20 @@ impl GpuContext {
         Ok(out)
     }
 
+    /// Compiles (NVRTC) and loads the program of the kernels for precision `prec` on GPU 0,
+    /// so that later calls are not charged for it (they would compile it on first use).
+    pub fn prepare_limb_fn(&self, prec: u32) -> Result<(), GpuError> {
+        let cap = fn_capacity(prec)
+            .ok_or_else(|| bad(format!("limb function precision {prec} is out of range")))?;
+        let program =
+            fn_program(cap).ok_or_else(|| bad(format!("no limb kernels of {cap} limbs")))?;
+        self.cuda_context(0)
+            .bind_to_thread()
+            .map_err(|e| drv("binding the context", e))?;
+        self.function::<f64, 1>(0, program, &format!("limb_quad_{cap}"))?;
+        Ok(())
+    }
+
     /// `f` over every element of `xs` (precision 2..≈3960 bits: [`fn_capacity`]) on GPU 0,
     /// bit-identical to [`cpu_fn`].
     pub fn eval_limb_fn(&self, f: LimbFn, xs: &LimbArrays) -> Result<LimbArrays, GpuError> {

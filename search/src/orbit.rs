@@ -52,6 +52,11 @@
 //! The attracting test the search reports is |trace| < 1 + det; it is an estimate, the proof
 //! decides.
 //!
+//! **Limb precision** (`--prec NNNb`, [`OrbitJob::limb_bits`]): the same algorithm with the
+//! map in correctly rounded NNN-bit arithmetic and hi(z) = z rounded to the nearest f64; its
+//! statement, CPU reference and CUDA twin are in `expanse_gpu::henon_limb`, reached through
+//! [`crate::limb`]. Its records carry the canonical point as its nearest 8-term expansion.
+//!
 //! # Throughput
 //!
 //! The transient (the bulk of the work) runs several independent orbits together in one

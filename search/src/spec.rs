@@ -19,6 +19,11 @@
 //! backend or resumed run computes the same point from (seed, i) alone. Sharing the points
 //! across parameters makes a chunk "parameters × initial points", the batch shape of the GPU
 //! kernels (`expanse_gpu::OrbitBatch`).
+//!
+//! **Precision.** `--prec` names the search arithmetic: `f64`, `dd`, `td`, `qd` or `1`..`8`
+//! terms of an expansion over `--base` (f64 or f32), or `NNNb`, a precision in bits (64..=4096,
+//! e.g. `848b`) of the correctly rounded multi-limb float ([`crate::limb`]; f64 base only: the
+//! limb type has no f32 form). The spec's JSON records the latter as the string `"848b"`.
 
 use crate::decimal::{exact_decimal_f64, parse_decimal, rational_to_f64, terminating_decimal};
 use crate::hexfloat::{format_f64, parse_f64};

@@ -40,6 +40,27 @@ pub struct Args {
     /// bit for bit; without: element rates).
     #[arg(long)]
     pub gpu: bool,
+    /// `limb` only: the Hénon iteration of `search --prec NNNb` at 424, 848 and 1696 bits (or
+    /// `--precs`): CPU limb type and MPFR on all cores, and the GPU with `--gpu`; with
+    /// `--check` also their final points and the search records compared bit for bit.
+    #[arg(long)]
+    pub henon: bool,
+    /// `limb` only: exp, ln, sin and cos of the limb floats at 1330 and 3330 bits (or
+    /// `--precs`): CPU limb type and MPFR on all cores, the GPU with `--gpu` (compared bit for
+    /// bit with the CPU); with `--check` every result against its stated error bound.
+    #[arg(long)]
+    pub functions: bool,
+    /// `limb --gpu` only: kernel-only rates (operands uploaded once, repeated launches) of
+    /// add, mul and div, one thread per number against cooperative groups (mul, add), beside
+    /// the CPU reference and MPFR on all cores; with `--check`, the group kernels against the
+    /// CPU reference bit for bit.
+    #[arg(long)]
+    pub kernel: bool,
+    /// `limb --gpu` only: GEMV y = A·x at M = N = 1000 (848 and 1696 bits, or `--precs`),
+    /// time per call on the GPU against the CPU reference and MPFR (same operation order) on
+    /// all cores; results compared bit for bit.
+    #[arg(long)]
+    pub gemv: bool,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
     /// b = 0.3, 1024 initial points, 10^6 iterations, N = 1); `--scale` shrinks the a-grid.
     #[arg(long, hide = true)]

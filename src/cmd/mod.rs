@@ -6,6 +6,8 @@ pub mod bench_cpu;
 pub mod bench_functions;
 pub mod bench_gpu;
 pub mod bench_limb;
+pub mod bench_limb_functions;
+pub mod bench_limb_henon;
 pub mod bench_prove;
 pub mod continue_cmd;
 pub mod demo;

@@ -41,7 +41,8 @@ pub struct Args {
     /// Return tolerance (default 1e-10 for f64 terms, 1e-5 for f32).
     #[arg(long)]
     pub tol: Option<String>,
-    /// Precision: f64, dd, td, qd, or a number of terms 1..8.
+    /// Precision: f64, dd, td, qd, a number of terms 1..8, or bits NNNb (64..4096, e.g.
+    /// 848b: the correctly rounded multi-limb float, on the CPU and the GPU alike).
     #[arg(long, default_value = "dd")]
     pub prec: String,
     /// Term type of the expansions: f64 or f32.

@@ -24,8 +24,11 @@
 //! ## Algorithms (all operations at wp, to nearest)
 //!
 //! - **exp**: k = nearest integer to x·log₂e (a 64-bit product), r = x − k·ln 2 (one fma, |r| ≤
-//!   0.35), y = r·2^−s with s = ⌊3√wp/4⌋, m = expm1(y) by Horner's rule on the Taylor series
-//!   (n terms, n the least with n(s+1) + Σ⌊log₂(j+1)⌋ ≥ wp + 8), then s doublings
+//!   0.35), y = r·2^−s with s = ⌊√wp/3⌋ + 1, m = expm1(y) = y·Σ_{j<n} y^j/(j+1)! (n the least
+//!   multiple of 8 at or above the least n with n(s+1) + Σ⌊log₂(j+1)⌋ ≥ wp + 8) by
+//!   rectangular splitting in blocks of 8 terms (Smith 1989; Brent–Zimmermann, *Modern
+//!   Computer Arithmetic* §4.4.3: n/8 + 7 full multiplications, the rest by 64-bit integers,
+//!   whose products of 8 consecutive integers stay below 2^63), then s doublings
 //!   m ← m(m + 2) (expm1(2y) = expm1(y)(expm1(y) + 2): relative errors do not grow), and
 //!   e^x = (1 + m)·2^k (exact scaling). The error of r is at most 2^(22 − wp) absolute
 //!   (|k| < 2^22, ln 2 within 2^−wp relative), hence 2^(22 − wp) relative in the result.
@@ -97,8 +100,11 @@ pub fn versine_terms(wp: u32, s: u32) -> u32 {
 /// The reduction parameters (s for exp, s for sin/cos, T for ln) at working precision wp.
 pub fn reduction_params(wp: u32) -> (u32, u32, u32) {
     let r = isqrt(wp);
-    (3 * r / 4, r / 2, isqrt(wp / 3) + 1)
+    (r / 3 + 1, r / 2, isqrt(wp / 3) + 1)
 }
+
+/// Block length of the rectangular splitting of exp's series.
+const EXP_BLOCK: u32 = 8;
 
 /// The constants the functions need, for results of precision `prec`: π and ln 2 at the
 /// working precision, log₂e and 2/π at 64 bits, all correctly rounded by MPFR.
@@ -267,14 +273,31 @@ pub fn exp<const L: usize>(x: &F<L>, c: &LimbConsts<L>) -> F<L> {
         r
     } else {
         let y = scale(&r, -(s as i32));
-        let n = exp_terms(wp, s);
-        let mut t = one;
-        for j in (2..=n).rev() {
-            let u = mul(&t, &y, wp);
-            let u = div(&u, &int(i64::from(j)), wp);
-            t = add(&u, &one, wp);
+        // expm1(y)/y = Σ_{j<n} y^j/(j+1)! by rectangular splitting in blocks of B terms:
+        // H_b = (Σ_{i<B} y^i·Q_i + y^B·H_{b+1}) / Q_0 with the integers
+        // Q_i = (bB+i+2)·…·(bB+B+1) (< 2^63 for n ≤ 200), expm1(y)/y = H_0.
+        let n = exp_terms(wp, s).div_ceil(EXP_BLOCK) * EXP_BLOCK;
+        let mut pw = [one; EXP_BLOCK as usize + 1];
+        for i in 1..=EXP_BLOCK as usize {
+            pw[i] = mul(&pw[i - 1], &y, wp);
         }
-        let mut m = mul(&t, &y, wp);
+        let blocks = n / EXP_BLOCK;
+        let mut h = F::zero(wp, false);
+        for b in (0..blocks).rev() {
+            let base = i64::from(b * EXP_BLOCK);
+            let mut acc = if b + 1 == blocks {
+                F::zero(wp, false)
+            } else {
+                mul(&pw[EXP_BLOCK as usize], &h, wp)
+            };
+            let mut qi: i64 = 1;
+            for i in (0..EXP_BLOCK as usize).rev() {
+                qi *= base + i as i64 + 2;
+                acc = add(&acc, &mul(&pw[i], &int(qi), wp), wp);
+            }
+            h = div(&acc, &int(qi), wp);
+        }
+        let mut m = mul(&h, &y, wp);
         let two = int::<L>(2);
         for _ in 0..s {
             let u = add(&m, &two, wp);

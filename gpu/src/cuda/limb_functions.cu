@@ -9,6 +9,7 @@
 // LIMBF_SCRATCH(L) limbs.
 
 #define LIMBF_SCRATCH(L) (8 * (L) + 8)
+#define LF_EXP_BLOCK 8
 
 template <int L>
 struct LimbF {
@@ -192,7 +193,7 @@ __device__ __noinline__ LimbF<L> lf_exp(const LimbF<L> &x, const LimbFConsts<L> 
     if (x.kind == LK_ZERO) return lf_round(lf_int<L>(1), p);
     if (x.exp > 21) return x.neg ? lf_special<L>(LK_ZERO, 0, p) : lf_special<L>(LK_INF, 0, p);
     if (x.exp < -(i64)wp - 2) return lf_round(lf_int<L>(1), p);
-    unsigned s = 3 * lf_isqrt(wp) / 4;
+    unsigned s = lf_isqrt(wp) / 3 + 1;
     LimbF<L> q = lf_mul(x, c.log2e, 64, w);
     i64 k = lf_nearest_int(q);
     LimbF<L> r = lf_fma(lf_int<L>(-k), c.ln2, x, wp, w);
@@ -202,14 +203,24 @@ __device__ __noinline__ LimbF<L> lf_exp(const LimbF<L> &x, const LimbFConsts<L> 
         m = r;
     } else {
         LimbF<L> y = lf_scale(r, -(int)s);
-        unsigned n = lf_exp_terms(wp, s);
-        LimbF<L> t = one;
-        for (unsigned j = n; j >= 2; --j) {
-            LimbF<L> u = lf_mul(t, y, wp, w);
-            u = lf_div(u, lf_int<L>((i64)j), wp, w);
-            t = lf_add(u, one, wp, w);
+        // expm1(y)/y by rectangular splitting in blocks of LF_EXP_BLOCK terms (functions.rs).
+        unsigned n = (lf_exp_terms(wp, s) + LF_EXP_BLOCK - 1) / LF_EXP_BLOCK * LF_EXP_BLOCK;
+        LimbF<L> pw[LF_EXP_BLOCK + 1];
+        pw[0] = one;
+        for (int i = 1; i <= LF_EXP_BLOCK; ++i) pw[i] = lf_mul(pw[i - 1], y, wp, w);
+        unsigned blocks = n / LF_EXP_BLOCK;
+        LimbF<L> h = lf_special<L>(LK_ZERO, 0, wp);
+        for (unsigned b = blocks; b-- > 0;) {
+            i64 base = (i64)(b * LF_EXP_BLOCK);
+            LimbF<L> acc = b + 1 == blocks ? lf_special<L>(LK_ZERO, 0, wp) : lf_mul(pw[LF_EXP_BLOCK], h, wp, w);
+            i64 qi = 1;
+            for (int i = LF_EXP_BLOCK - 1; i >= 0; --i) {
+                qi *= base + i + 2;
+                acc = lf_add(acc, lf_mul(pw[i], lf_int<L>(qi), wp, w), wp, w);
+            }
+            h = lf_div(acc, lf_int<L>(qi), wp, w);
         }
-        m = lf_mul(t, y, wp, w);
+        m = lf_mul(h, y, wp, w);
         LimbF<L> two = lf_int<L>(2);
         for (unsigned i = 0; i < s; ++i) {
             LimbF<L> u = lf_add(m, two, wp, w);

@@ -1,4 +1,5 @@
-// Cooperative-group variant of the limb multiplication (after cuda/limb.cu in the program):
+// Cooperative-group variants of the limb multiplication and addition (after cuda/limb.cu in the
+// program):
 // a group of G threads of one block computes one product, where `limb_op_<L>` gives each
 // number one thread. Bit-identical to `limb_mul` (and so to the CPU reference and MPFR): the
 // group computes the same exact 2n-limb product, and one lane then normalizes and rounds it
@@ -21,7 +22,8 @@
 // E groups per block.
 //
 // Kernel `limb_group_mul(rnd, p, count, G, a…, b…, r…)`: block size E·G, grid ⌈count/E⌉,
-// shared memory E·(8n + 4)·8 bytes (n = ⌈p/64⌉); any p in 2..=4096.
+// shared memory E·(8n + 4)·8 bytes (n = ⌈p/64⌉); any p in 2..=4096. `limb_group_add(op, …)`
+// (below, op 0 add, 1 subtract) has the same shape: staging only, one lane computes.
 
 #ifndef LIMB_DYNAMIC_SMEM
 #define LIMB_DYNAMIC_SMEM(name) extern __shared__ u64 name[]
@@ -156,4 +158,78 @@ extern "C" __global__ void limb_group_mul(int rnd, unsigned p, unsigned count, u
                                           signed char *rord) {
     LIMB_DYNAMIC_SMEM(limb_gsmem);
     limb_group_mul_block(rnd, p, count, G, am, ae, ak, bm, be, bk, rm, re, rk, rord, limb_gsmem);
+}
+
+// Group variant of the addition (and subtraction: op = 1): the block stages the operands in
+// shared memory with coalesced loads and stores as above, and lane 0 of each group runs
+// limb.cu's own limb_add on them (scratch and result in shared memory too), so results are
+// bit-identical by construction. Addition is O(n) with a carry chain through every limb, so
+// the other lanes only help with the memory traffic: this measures whether staging in shared
+// memory beats the one-thread kernel's local memory. Same launch shape as limb_group_mul
+// (per group A n, B n, result n, scratch n + 2 ≤ 8n + 4 words).
+__device__ void limb_group_add_block(int op, int rnd, unsigned p, unsigned count, unsigned G, const u64 *am,
+                                     const int *ae, const unsigned char *ak, const u64 *bm, const int *be,
+                                     const unsigned char *bk, u64 *rm, int *re, unsigned char *rk, signed char *rord,
+                                     u64 *smem) {
+    const int n = limb_limbs(p);
+    const unsigned T = blockDim.x;
+    const unsigned E = T / G;
+    const unsigned g = threadIdx.x / G, lane = threadIdx.x % G;
+    const unsigned base = blockIdx.x * E;
+    const unsigned i = base + g;
+    const unsigned stride = 8 * (unsigned)n;
+    u64 *A = smem + (u64)g * stride;
+    u64 *B = A + n;
+    u64 *R = B + n;
+    u64 *W = R + n;
+    u64 *meta = smem + (u64)E * stride + 4 * (u64)g;
+    for (unsigned idx = threadIdx.x; idx < E * (unsigned)n; idx += T) {
+        unsigned j = idx / E, e = idx % E;
+        if (base + e < count) {
+            u64 *ea = smem + (u64)e * stride;
+            ea[j] = am[(u64)j * count + base + e];
+            ea[n + j] = bm[(u64)j * count + base + e];
+        }
+    }
+    __syncthreads();
+    bool live = i < count;
+    if (live && lane == 0) {
+        LimbNum a, b;
+        a.kind = ak[i] & 3;
+        a.neg = (ak[i] >> 2) & 1;
+        a.exp = ae[i];
+        a.m = A;
+        a.n = n;
+        b.kind = bk[i] & 3;
+        b.neg = (bk[i] >> 2) & 1;
+        b.exp = be[i];
+        b.m = B;
+        b.n = n;
+        if (op == LIMB_OP_SUB) b.neg = !b.neg;
+        for (int j = 0; j < n; ++j) R[j] = 0;
+        LimbRes r = limb_add(a, b, p, rnd, R, W);
+        if (r.kind != LK_NORMAL)
+            for (int j = 0; j < n; ++j) R[j] = 0;
+        meta[0] = (u64)(r.kind | (r.neg << 2));
+        meta[1] = r.kind == LK_NORMAL ? (u64)(i64)r.exp : 0;
+        meta[2] = (u64)(i64)r.ord;
+    }
+    __syncthreads();
+    for (unsigned idx = threadIdx.x; idx < E * (unsigned)n; idx += T) {
+        unsigned j = idx / E, e = idx % E;
+        if (base + e < count) rm[(u64)j * count + base + e] = smem[(u64)e * stride + 2 * n + j];
+    }
+    if (live && lane == 0) {
+        rk[i] = (unsigned char)meta[0];
+        re[i] = (int)(i64)meta[1];
+        rord[i] = (signed char)(i64)meta[2];
+    }
+}
+
+extern "C" __global__ void limb_group_add(int op, int rnd, unsigned p, unsigned count, unsigned G, const u64 *am,
+                                          const int *ae, const unsigned char *ak, const u64 *bm, const int *be,
+                                          const unsigned char *bk, u64 *rm, int *re, unsigned char *rk,
+                                          signed char *rord) {
+    LIMB_DYNAMIC_SMEM(limb_gsmem);
+    limb_group_add_block(op, rnd, p, count, G, am, ae, ak, bm, be, bk, rm, re, rk, rord, limb_gsmem);
 }

@@ -12,7 +12,7 @@
 use crate::shim::{build, compiler, run_with_input, shim_dir};
 use expanse_core::limb::AnyLimbFloat;
 use expanse_gpu::henon_limb::{
-    reference_limb_iterate, reference_limb_orbit, LimbOrbitRecord, HENON_LIMB_PROGRAM,
+    henon_limb_program, reference_limb_iterate, reference_limb_orbit, LimbOrbitRecord,
 };
 use expanse_gpu::limb::LimbArrays;
 use expanse_gpu::{OrbitStatus, SearchSettings};
@@ -166,7 +166,7 @@ fn limb_search_cuda_source_matches_the_cpu_reference_bit_for_bit() {
     let src = format!(
         "{}{}{}",
         include_str!("cpu_shim/shim.h"),
-        HENON_LIMB_PROGRAM.source(1, "double"),
+        henon_limb_program().source(1, "double"),
         HARNESS
     );
     let exe = build(&cxx, &dir, "henon_limb", &src);

@@ -1,8 +1,9 @@
-//! The cooperative-group multiplication (`cuda/limb_group.cu`) and the limb GEMV
+//! The cooperative-group multiplication and addition (`cuda/limb_group.cu`) and the limb GEMV
 //! (`cuda/limb_blas.cu`), compiled for the host through the shim (a block's threads are fibers,
 //! `__syncthreads` a real barrier, dynamic shared memory one buffer), must return what the CPU
 //! computes, bit for bit:
-//! - `limb_group_mul` with groups of 1, 3, 4 and 32 threads at precisions from 3 to 4096 bits,
+//! - `limb_group_mul` with groups of 1, 3, 4 and 32 threads at precisions from 3 to 4096 bits
+//!   (and `limb_group_add`, add and subtract, with 1 to 32 threads),
 //!   every rounding mode, on the core's MPFR-check operand sets (cancellation, carries across
 //!   every limb, ties, overflow, underflow, zeros, infinities, NaN): equal to
 //!   `limb_reference` (class, sign, exponent, limbs, ternary value);
@@ -19,7 +20,7 @@ use expanse_gpu::limb::{limb_reference, round_code, LimbArrays, LimbOp};
 use expanse_gpu::limb_blas::{gemv_reference, group_shape, LIMB_EXT_PROGRAM};
 use rug::Float;
 
-/// Reads blocks from stdin: `G p count g` + two operand arrays → for each rounding mode and
+/// Reads blocks from stdin: `G op p count g e` + two operand arrays → for each rounding mode and
 /// element `kind|sign exp ord limbs…`; `M p rnd m n threads` + A + x → per row
 /// `kind|sign exp limbs…`.
 const HARNESS: &str = r#"
@@ -46,7 +47,8 @@ int main() {
     while (scanf("%3s", what) == 1) {
         if (what[0] == 'G') {
             unsigned p, count, G, E;
-            if (scanf("%u %u %u %u", &p, &count, &G, &E) != 4) return 2;
+            int op;
+            if (scanf("%d %u %u %u %u", &op, &p, &count, &G, &E) != 5) return 2;
             int n = limb_limbs(p);
             std::vector<u64> m[2];
             std::vector<int> e[2];
@@ -64,8 +66,12 @@ int main() {
                 for (unsigned b = 0; b < gridDim.x; ++b) {
                     blockIdx.x = b;
                     shim_run_block(E * G, [&] {
-                        limb_group_mul(rnd, p, count, G, m[0].data(), e[0].data(), k[0].data(), m[1].data(),
-                                       e[1].data(), k[1].data(), rm.data(), re.data(), rk.data(), ro.data());
+                        if (op == 2)
+                            limb_group_mul(rnd, p, count, G, m[0].data(), e[0].data(), k[0].data(), m[1].data(),
+                                           e[1].data(), k[1].data(), rm.data(), re.data(), rk.data(), ro.data());
+                        else
+                            limb_group_add(op, rnd, p, count, G, m[0].data(), e[0].data(), k[0].data(), m[1].data(),
+                                           e[1].data(), k[1].data(), rm.data(), re.data(), rk.data(), ro.data());
                     });
                 }
                 for (unsigned i = 0; i < count; ++i) {
@@ -228,21 +234,31 @@ fn limb_group_mul_and_gemv_sources_match_the_cpu_bit_for_bit() {
     let mut input = String::new();
     // Group multiplication blocks.
     let mut groups = Vec::new();
-    for (p, g) in [
-        (3u32, 4u32),
-        (64, 1),
-        (65, 3),
-        (128, 4),
-        (200, 32),
-        (848, 4),
-        (1024, 3),
-        (1696, 32),
-        (4096, 32),
-        (4096, 1),
+    for (op, p, g) in [
+        (LimbOp::Mul, 3u32, 4u32),
+        (LimbOp::Mul, 64, 1),
+        (LimbOp::Mul, 65, 3),
+        (LimbOp::Mul, 128, 4),
+        (LimbOp::Mul, 200, 32),
+        (LimbOp::Mul, 848, 4),
+        (LimbOp::Mul, 1024, 3),
+        (LimbOp::Mul, 1696, 32),
+        (LimbOp::Mul, 4096, 32),
+        (LimbOp::Mul, 4096, 1),
+        (LimbOp::Add, 3, 2),
+        (LimbOp::Add, 128, 1),
+        (LimbOp::Sub, 200, 4),
+        (LimbOp::Add, 848, 32),
+        (LimbOp::Sub, 4096, 8),
     ] {
         let count = if p > 1024 { 40 } else { 150 };
+        let cop = match op {
+            LimbOp::Mul => Op::Mul,
+            LimbOp::Add => Op::Add,
+            _ => Op::Sub,
+        };
         let sets: Vec<Vec<AnyLimbFloat>> = (0..count)
-            .map(|i| operand_set(Op::Mul, p, 0x9b1, i as u64))
+            .map(|i| operand_set(cop, p, 0x9b1, i as u64))
             .collect();
         let ops: Vec<LimbArrays> = (0..2)
             .map(|k| {
@@ -251,10 +267,10 @@ fn limb_group_mul_and_gemv_sources_match_the_cpu_bit_for_bit() {
             })
             .collect();
         let (e, _) = group_shape(p.div_ceil(64) as usize, g);
-        input += &format!("G {p} {count} {g} {e}\n");
+        input += &format!("G {} {p} {count} {g} {e}\n", op as i32);
         push_arr(&mut input, &ops[0]);
         push_arr(&mut input, &ops[1]);
-        groups.push((p, g, ops));
+        groups.push((op, p, g, ops));
     }
     // GEMV blocks: (p, m, n, threads, rounding).
     let mut gemvs = Vec::new();
@@ -283,18 +299,18 @@ fn limb_group_mul_and_gemv_sources_match_the_cpu_bit_for_bit() {
     let out = run_with_input(&exe, &input);
     let mut lines = out.lines();
     let mut checked = 0usize;
-    for (p, g, ops) in &groups {
+    for (op, p, g, ops) in &groups {
         for rnd in Round::ALL {
             for i in 0..ops[0].count {
                 let (mut got, ord) = parse_line(lines.next().expect("a line"), *p, true);
                 let xs = [ops[0].get(i).unwrap(), ops[1].get(i).unwrap()];
-                let (want, wo) = limb_reference(LimbOp::Mul, rnd, *p, &xs);
+                let (want, wo) = limb_reference(*op, rnd, *p, &xs);
                 if want.is_nan() {
                     got.kinds[0] &= 3;
                 }
                 assert!(
                     got == LimbArrays::pack(&[want], *p) && ord == wo as i8,
-                    "group mul G = {g}, {p} bits, {rnd:?}, element {i}: {} × {}: got {:?} ({ord}), want {} ({wo:?})",
+                    "group {op:?} G = {g}, {p} bits, {rnd:?}, element {i}: {}, {}: got {:?} ({ord}), want {} ({wo:?})",
                     xs[0].to_hex(),
                     xs[1].to_hex(),
                     got.get(0).map(|v| v.to_hex()),
@@ -323,6 +339,6 @@ fn limb_group_mul_and_gemv_sources_match_the_cpu_bit_for_bit() {
         assert!(cpu.iter().any(|y| !y.is_zero()));
     }
     assert!(lines.next().is_none(), "extra output");
-    println!("limb group mul on the host: {checked} results identical; GEMV: {gemv_checked} rows identical to the CPU and MPFR");
+    println!("limb group mul/add/sub on the host: {checked} results identical; GEMV: {gemv_checked} rows identical to the CPU and MPFR");
     assert!(checked > 5000);
 }

@@ -62,7 +62,13 @@ fn period_7_sink_is_proved_in_limb_intervals_as_in_mpfr() {
         bits + 64,
     );
     let nb = bits + 64;
-    let r = refine(&guess, &pb.a.at_prec(nb).centre, &pb.b.at_prec(nb).centre, nb).unwrap();
+    let r = refine(
+        &guess,
+        &pb.a.at_prec(nb).centre,
+        &pb.b.at_prec(nb).centre,
+        nb,
+    )
+    .unwrap();
     assert!(r.converged);
     let centres: Vec<Float> = r.x.iter().map(|v| Float::with_val(bits, v)).collect();
     let pbb = pb.at_prec(bits);
