@@ -635,12 +635,14 @@ pub fn report(
          {threads} CPU threads{}",
         if gpu.is_some() { " and the GPU" } else { "" }
     ));
-    match (gpu, backend_note) {
-        (Some(_), Some(n)) => rep.line(format!("backend: {n}")),
-        (None, Some(n)) => rep.line(format!("backend: CPU only: {n}")),
-        (None, None) => rep.line("backend: CPU only (--backend cpu): no GPU rates"),
-        (Some(_), None) => {}
-    }
+    let backend = match (gpu, backend_note) {
+        (Some(_), Some(n)) => n.to_string(),
+        (Some(ctx), None) => format!("using the GPU: {}", ctx.describe()),
+        (None, Some(n)) => format!("CPU only: {n}"),
+        (None, None) => "CPU only (--backend cpu): no GPU rates".to_string(),
+    };
+    rep.line(format!("backend: {backend}"));
+    rep.result("backend", backend);
     let mut all_identical = true;
     let mut any_compared = false;
     for &digits in digits_list {
@@ -650,10 +652,17 @@ pub fn report(
         if let Some(ctx) = gpu {
             let t = Instant::now();
             match ctx.prepare_limb_fn(prec) {
-                Ok(()) => rep.line(format!(
-                    "GPU program for {prec} bits compiled and loaded in {:.1} s (not in the rates)",
-                    t.elapsed().as_secs_f64()
-                )),
+                Ok(()) => {
+                    let secs = t.elapsed().as_secs_f64();
+                    rep.line(format!(
+                        "GPU program for {prec} bits compiled and loaded in {secs:.1} s (not in \
+                         the rates)"
+                    ));
+                    rep.result(
+                        format!("gpu_compile_{digits}digits_s"),
+                        format!("{secs:.1}"),
+                    );
+                }
                 Err(e) => prepare_error = Some(format!("GPU: {e}")),
             }
         }

@@ -98,14 +98,22 @@ pub fn run_gpu_sparse(
         };
         Error::new(kind, format!("gpu backend: {e}"))
     })?;
+    sparse_of_limb(res, chunk.len())
+}
+
+/// The sparse records of a chunk of `len` orbits from the GPU's result (status counts and the
+/// records of every orbit that is not `NoCycle`, in orbit order), checked for consistency.
+pub fn sparse_of_limb(
+    res: expanse_gpu::henon_limb::LimbSparse,
+    len: u64,
+) -> Result<SparseRecords, Error> {
     let kept = res.kept.len() as u64;
-    if kept + res.counts[1] != chunk.len() {
+    if kept + res.counts[1] != len || res.counts.iter().sum::<u64>() != len {
         return Err(Error::new(
             ErrorKind::BackendFailed,
             format!(
-                "gpu backend: {kept} kept records and {} no-cycle orbits for {} orbits",
-                res.counts[1],
-                chunk.len()
+                "gpu backend: {kept} kept records and {} no-cycle orbits for {len} orbits",
+                res.counts[1]
             ),
         ));
     }

@@ -33,13 +33,15 @@
 //!   e^x = (1 + m)·2^k (exact scaling). The error of r is at most 2^(22 − wp) absolute
 //!   (|k| < 2^22, ln 2 within 2^−wp relative), hence 2^(22 − wp) relative in the result.
 //! - **ln**: x = m·2^e with m ∈ [1/√2, √2) (decided on the top limb); m ← √m while
-//!   |m − 1| ≥ 2^−T (T = ⌊√(wp/3)⌋ + 1; s square roots), z = (m − 1)/(m + 1) (m − 1 exact by
-//!   Sterbenz), ln m = 2^(s+1)·atanh z by its series z + z³/3 + … (⌈(wp + 8)/2T⌉ terms), and
-//!   ln x = e·ln 2 + ln m in one fma. The square roots cost at most T + 2 bits relative
+//!   |m − 1| ≥ 2^−T (T = ⌊√wp/4⌋ + 4; s square roots), z = (m − 1)/(m + 1) (m − 1 exact by
+//!   Sterbenz), ln m = 2^(s+1)·atanh z by its series z·Σ z^2j/(2j+1) (⌈(wp + 8)/2T⌉ terms
+//!   rounded up to a multiple of 8, summed in blocks of 8 over the block's common denominator,
+//!   an integer below 2^63), and ln x = e·ln 2 + ln m in one fma. The square roots cost at most T + 2 bits relative
 //!   (Brent, "Fast multiple-precision evaluation of elementary functions", 1976, §6).
 //! - **sin, cos**: k = nearest integer to x·2/π (a 64-bit product), r = x − k·π/2 (one fma,
-//!   |r| ≤ π/4 + 2^−50), y = r·2^−s with s = ⌊√wp/2⌋, v = 1 − cos y by Horner's rule on the
-//!   Taylor series in z = y², then s doublings of the versine, v ← 2v(2 − v) (1 − cos 2y =
+//!   |r| ≤ π/4 + 2^−50), y = r·2^−s with s = ⌊√wp/3⌋, v = 1 − cos y from its Taylor series
+//!   in z = y² (rectangular splitting in blocks of 4, as exp), then s doublings of the
+//!   versine, v ← 2v(2 − v) (1 − cos 2y =
 //!   2 sin²y; no cancellation), and cos r = 1 − v, sin r = sign(r)·√(v(2 − v)), placed by the
 //!   quadrant k mod 4. For |x| < 2^−(wp/2 + 2): sin x = x, cos x = 1 (the next term is below
 //!   2^−wp relative). The reduction's error is |k|·2^−wp·π/2 ≤ 2^(22 − wp) absolute.
@@ -100,11 +102,13 @@ pub fn versine_terms(wp: u32, s: u32) -> u32 {
 /// The reduction parameters (s for exp, s for sin/cos, T for ln) at working precision wp.
 pub fn reduction_params(wp: u32) -> (u32, u32, u32) {
     let r = isqrt(wp);
-    (r / 3 + 1, r / 2, isqrt(wp / 3) + 1)
+    (r / 3 + 1, r / 3, r / 4 + 4)
 }
 
-/// Block length of the rectangular splitting of exp's series.
+/// Block lengths of the rectangular splittings of the series (exp, versine, atanh).
 const EXP_BLOCK: u32 = 8;
+const VERSINE_BLOCK: u32 = 4;
+const LN_BLOCK: u32 = 8;
 
 /// The constants the functions need, for results of precision `prec`: π and ln 2 at the
 /// working precision, log₂e and 2/π at 64 bits, all correctly rounded by MPFR.
@@ -243,6 +247,42 @@ fn nearest_int<const L: usize>(q: &F<L>) -> i64 {
     }
 }
 
+/// Σ_{j<n} u^j / Π_{m<j} fac(m) at wp by rectangular splitting in blocks of `b` ≤ 8 terms
+/// (n a multiple of b): with H_k the tail from term kb, normalised by its first coefficient,
+/// H_k = (Σ_{i<b} u^i·Q_i + u^b·H_{k+1}) / Q_0, Q_i = fac(kb+i)·…·fac(kb+b−1), integers below
+/// 2^63 for the callers' n; the result is H_0 (b − 1 + n/b full multiplications, the rest by
+/// 64-bit integers). Smith 1989; Brent–Zimmermann, *Modern Computer Arithmetic* §4.4.3.
+fn nested_series<const L: usize>(
+    u: &F<L>,
+    n: u32,
+    b: u32,
+    fac: impl Fn(i64) -> i64,
+    wp: u32,
+) -> F<L> {
+    let one = int::<L>(1);
+    let mut pw = [one; 9];
+    for i in 1..=b as usize {
+        pw[i] = mul(&pw[i - 1], u, wp);
+    }
+    let blocks = n / b;
+    let mut h = F::zero(wp, false);
+    for k in (0..blocks).rev() {
+        let base = i64::from(k * b);
+        let mut acc = if k + 1 == blocks {
+            F::zero(wp, false)
+        } else {
+            mul(&pw[b as usize], &h, wp)
+        };
+        let mut qi: i64 = 1;
+        for i in (0..b as usize).rev() {
+            qi *= fac(base + i as i64);
+            acc = add(&acc, &mul(&pw[i], &int(qi), wp), wp);
+        }
+        h = div(&acc, &int(qi), wp);
+    }
+    h
+}
+
 /// e^x (see the [module docs](self) for the error bound and range); the result has x's
 /// precision, `c` must serve it (`c.prec() == x.prec()`).
 pub fn exp<const L: usize>(x: &F<L>, c: &LimbConsts<L>) -> F<L> {
@@ -273,30 +313,9 @@ pub fn exp<const L: usize>(x: &F<L>, c: &LimbConsts<L>) -> F<L> {
         r
     } else {
         let y = scale(&r, -(s as i32));
-        // expm1(y)/y = Σ_{j<n} y^j/(j+1)! by rectangular splitting in blocks of B terms:
-        // H_b = (Σ_{i<B} y^i·Q_i + y^B·H_{b+1}) / Q_0 with the integers
-        // Q_i = (bB+i+2)·…·(bB+B+1) (< 2^63 for n ≤ 200), expm1(y)/y = H_0.
+        // expm1(y)/y = Σ_{j<n} y^j/(j+1)!: fac(m) = m + 2.
         let n = exp_terms(wp, s).div_ceil(EXP_BLOCK) * EXP_BLOCK;
-        let mut pw = [one; EXP_BLOCK as usize + 1];
-        for i in 1..=EXP_BLOCK as usize {
-            pw[i] = mul(&pw[i - 1], &y, wp);
-        }
-        let blocks = n / EXP_BLOCK;
-        let mut h = F::zero(wp, false);
-        for b in (0..blocks).rev() {
-            let base = i64::from(b * EXP_BLOCK);
-            let mut acc = if b + 1 == blocks {
-                F::zero(wp, false)
-            } else {
-                mul(&pw[EXP_BLOCK as usize], &h, wp)
-            };
-            let mut qi: i64 = 1;
-            for i in (0..EXP_BLOCK as usize).rev() {
-                qi *= base + i as i64 + 2;
-                acc = add(&acc, &mul(&pw[i], &int(qi), wp), wp);
-            }
-            h = div(&acc, &int(qi), wp);
-        }
+        let h = nested_series(&y, n, EXP_BLOCK, |m| m + 2, wp);
         let mut m = mul(&h, &y, wp);
         let two = int::<L>(2);
         for _ in 0..s {
@@ -345,14 +364,38 @@ pub fn ln<const L: usize>(x: &F<L>, c: &LimbConsts<L>) -> F<L> {
     } else {
         let z = div(&d, &add(&m, &one, wp), wp);
         let z2 = mul(&z, &z, wp);
-        let n = (wp + 8).div_ceil(2 * tt);
-        let mut pw = z;
-        let mut sum = z;
-        for j in 1..n {
-            pw = mul(&pw, &z2, wp);
-            let t = div(&pw, &int(2 * i64::from(j) + 1), wp);
-            sum = add(&sum, &t, wp);
+        // atanh z = z·Σ_{j<n} z2^j/(2j+1), in blocks of LN_BLOCK terms over a common
+        // denominator D (the product of the block's 2j+1, below 2^63): block k is
+        // (Σ_i z2^i·D/(2(k·LN_BLOCK+i)+1))/D, and the blocks are combined by Horner's rule in
+        // z2^LN_BLOCK.
+        let n = (wp + 8).div_ceil(2 * tt).div_ceil(LN_BLOCK) * LN_BLOCK;
+        let one = int::<L>(1);
+        let mut pw = [one; LN_BLOCK as usize + 1];
+        for i in 1..=LN_BLOCK as usize {
+            pw[i] = mul(&pw[i - 1], &z2, wp);
         }
+        let blocks = n / LN_BLOCK;
+        let mut acc = F::zero(wp, false);
+        for k in (0..blocks).rev() {
+            let odd = |i: i64| 2 * (i64::from(k * LN_BLOCK) + i) + 1;
+            let mut t = F::zero(wp, false);
+            let mut den: i64 = 1;
+            for i in (0..i64::from(LN_BLOCK)).rev() {
+                let qi: i64 = (0..i64::from(LN_BLOCK))
+                    .filter(|&i2| i2 != i)
+                    .map(odd)
+                    .product();
+                t = add(&t, &mul(&pw[i as usize], &int(qi), wp), wp);
+                den *= odd(i);
+            }
+            let t = div(&t, &int(den), wp);
+            acc = if k + 1 == blocks {
+                t
+            } else {
+                fma(&acc, &pw[LN_BLOCK as usize], &t, wp)
+            };
+        }
+        let sum = mul(&z, &acc, wp);
         scale(&sum, s + 1)
     };
     round(&fma(&int(e), &c.ln2, &sum, wp), p)
@@ -370,15 +413,16 @@ fn sin_cos_reduced<const L: usize>(r: &F<L>, wp: u32) -> (F<L>, F<L>) {
     let (_, s, _) = reduction_params(wp);
     let y = scale(r, -(s as i32));
     let z = mul(&y, &y, wp);
-    let n = versine_terms(wp, s);
-    let mut t = one;
-    for j in (1..n).rev() {
-        let j = i64::from(j);
-        let u = mul(&t, &z, wp);
-        let u = div(&u, &int((2 * j + 1) * (2 * j + 2)), wp);
-        t = sub(&one, &u, wp);
-    }
-    let mut v = scale(&mul(&t, &z, wp), -1);
+    // (1 − cos y)/z = Σ_j (−z)^j/(2j+2)! = ½·Σ_j (−z)^j / Π_{m<j} (2m+3)(2m+4).
+    let n = versine_terms(wp, s).div_ceil(VERSINE_BLOCK) * VERSINE_BLOCK;
+    let h = nested_series(
+        &z.neg(),
+        n,
+        VERSINE_BLOCK,
+        |m| (2 * m + 3) * (2 * m + 4),
+        wp,
+    );
+    let mut v = scale(&mul(&h, &z, wp), -1);
     let two = int::<L>(2);
     for _ in 0..s {
         let u = sub(&two, &v, wp);

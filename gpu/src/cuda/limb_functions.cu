@@ -10,6 +10,8 @@
 
 #define LIMBF_SCRATCH(L) (8 * (L) + 8)
 #define LF_EXP_BLOCK 8
+#define LF_VERSINE_BLOCK 4
+#define LF_LN_BLOCK 8
 
 template <int L>
 struct LimbF {
@@ -185,6 +187,31 @@ __device__ unsigned lf_versine_terms(unsigned wp, unsigned s) {
     return n;
 }
 
+// fac(m) of the nested series: 0 (exp) m + 2; 1 (versine) (2m + 3)(2m + 4).
+__device__ __forceinline__ i64 lf_fac(int mode, i64 m) { return mode == 0 ? m + 2 : (2 * m + 3) * (2 * m + 4); }
+
+// Sum_{j<n} u^j / Prod_{m<j} fac(m) by rectangular splitting in blocks of b <= 8 terms
+// (functions.rs: nested_series).
+template <int L>
+__device__ LimbF<L> lf_nested_series(const LimbF<L> &u, unsigned n, unsigned b, int mode, unsigned wp, u64 *w) {
+    LimbF<L> pw[9];
+    pw[0] = lf_int<L>(1);
+    for (unsigned i = 1; i <= b; ++i) pw[i] = lf_mul(pw[i - 1], u, wp, w);
+    unsigned blocks = n / b;
+    LimbF<L> h = lf_special<L>(LK_ZERO, 0, wp);
+    for (unsigned k = blocks; k-- > 0;) {
+        i64 base = (i64)(k * b);
+        LimbF<L> acc = k + 1 == blocks ? lf_special<L>(LK_ZERO, 0, wp) : lf_mul(pw[b], h, wp, w);
+        i64 qi = 1;
+        for (int i = (int)b - 1; i >= 0; --i) {
+            qi *= lf_fac(mode, base + i);
+            acc = lf_add(acc, lf_mul(pw[i], lf_int<L>(qi), wp, w), wp, w);
+        }
+        h = lf_div(acc, lf_int<L>(qi), wp, w);
+    }
+    return h;
+}
+
 template <int L>
 __device__ __noinline__ LimbF<L> lf_exp(const LimbF<L> &x, const LimbFConsts<L> &c, u64 *w) {
     unsigned p = x.prec, wp = c.wp;
@@ -203,23 +230,9 @@ __device__ __noinline__ LimbF<L> lf_exp(const LimbF<L> &x, const LimbFConsts<L> 
         m = r;
     } else {
         LimbF<L> y = lf_scale(r, -(int)s);
-        // expm1(y)/y by rectangular splitting in blocks of LF_EXP_BLOCK terms (functions.rs).
+        // expm1(y)/y = Sum_{j<n} y^j/(j+1)!: fac(m) = m + 2.
         unsigned n = (lf_exp_terms(wp, s) + LF_EXP_BLOCK - 1) / LF_EXP_BLOCK * LF_EXP_BLOCK;
-        LimbF<L> pw[LF_EXP_BLOCK + 1];
-        pw[0] = one;
-        for (int i = 1; i <= LF_EXP_BLOCK; ++i) pw[i] = lf_mul(pw[i - 1], y, wp, w);
-        unsigned blocks = n / LF_EXP_BLOCK;
-        LimbF<L> h = lf_special<L>(LK_ZERO, 0, wp);
-        for (unsigned b = blocks; b-- > 0;) {
-            i64 base = (i64)(b * LF_EXP_BLOCK);
-            LimbF<L> acc = b + 1 == blocks ? lf_special<L>(LK_ZERO, 0, wp) : lf_mul(pw[LF_EXP_BLOCK], h, wp, w);
-            i64 qi = 1;
-            for (int i = LF_EXP_BLOCK - 1; i >= 0; --i) {
-                qi *= base + i + 2;
-                acc = lf_add(acc, lf_mul(pw[i], lf_int<L>(qi), wp, w), wp, w);
-            }
-            h = lf_div(acc, lf_int<L>(qi), wp, w);
-        }
+        LimbF<L> h = lf_nested_series(y, n, LF_EXP_BLOCK, 0, wp, w);
         m = lf_mul(h, y, wp, w);
         LimbF<L> two = lf_int<L>(2);
         for (unsigned i = 0; i < s; ++i) {
@@ -249,7 +262,7 @@ __device__ __noinline__ LimbF<L> lf_ln(const LimbF<L> &x, const LimbFConsts<L> &
         m.exp = 1;
         e = x.exp - 1;
     }
-    unsigned tt = lf_isqrt(wp / 3) + 1;
+    unsigned tt = lf_isqrt(wp) / 4 + 4;
     LimbF<L> one = lf_int<L>(1);
     LimbF<L> d = lf_sub(m, one, wp, w);
     int s = 0;
@@ -264,14 +277,29 @@ __device__ __noinline__ LimbF<L> lf_ln(const LimbF<L> &x, const LimbFConsts<L> &
     } else {
         LimbF<L> z = lf_div(d, lf_add(m, one, wp, w), wp, w);
         LimbF<L> z2 = lf_mul(z, z, wp, w);
+        // atanh z = z * Sum_{j<n} z2^j/(2j+1) in blocks of LF_LN_BLOCK over a common denominator.
         unsigned n = (wp + 8 + 2 * tt - 1) / (2 * tt);
-        LimbF<L> pw = z;
-        sum = z;
-        for (unsigned j = 1; j < n; ++j) {
-            pw = lf_mul(pw, z2, wp, w);
-            LimbF<L> t = lf_div(pw, lf_int<L>(2 * (i64)j + 1), wp, w);
-            sum = lf_add(sum, t, wp, w);
+        n = (n + LF_LN_BLOCK - 1) / LF_LN_BLOCK * LF_LN_BLOCK;
+        LimbF<L> pw[LF_LN_BLOCK + 1];
+        pw[0] = one;
+        for (int i = 1; i <= LF_LN_BLOCK; ++i) pw[i] = lf_mul(pw[i - 1], z2, wp, w);
+        unsigned blocks = n / LF_LN_BLOCK;
+        LimbF<L> acc = lf_special<L>(LK_ZERO, 0, wp);
+        for (unsigned k = blocks; k-- > 0;) {
+            i64 base = (i64)(k * LF_LN_BLOCK);
+            LimbF<L> t = lf_special<L>(LK_ZERO, 0, wp);
+            i64 den = 1;
+            for (int i = LF_LN_BLOCK - 1; i >= 0; --i) {
+                i64 qi = 1;
+                for (int i2 = 0; i2 < LF_LN_BLOCK; ++i2)
+                    if (i2 != i) qi *= 2 * (base + i2) + 1;
+                t = lf_add(t, lf_mul(pw[i], lf_int<L>(qi), wp, w), wp, w);
+                den *= 2 * (base + i) + 1;
+            }
+            t = lf_div(t, lf_int<L>(den), wp, w);
+            acc = k + 1 == blocks ? t : lf_fma(acc, pw[LF_LN_BLOCK], t, wp, w);
         }
+        sum = lf_mul(z, acc, wp, w);
         sum = lf_scale(sum, s + 1);
     }
     return lf_round(lf_fma(lf_int<L>(e), c.ln2, sum, wp, w), p);
@@ -286,17 +314,12 @@ __device__ void lf_sin_cos_reduced(const LimbF<L> &r, unsigned wp, LimbF<L> *sr,
         *cr = one;
         return;
     }
-    unsigned s = lf_isqrt(wp) / 2;
+    unsigned s = lf_isqrt(wp) / 3;
     LimbF<L> y = lf_scale(r, -(int)s);
     LimbF<L> z = lf_mul(y, y, wp, w);
-    unsigned n = lf_versine_terms(wp, s);
-    LimbF<L> t = one;
-    for (unsigned j = n - 1; j >= 1; --j) {
-        LimbF<L> u = lf_mul(t, z, wp, w);
-        u = lf_div(u, lf_int<L>((2 * (i64)j + 1) * (2 * (i64)j + 2)), wp, w);
-        t = lf_sub(one, u, wp, w);
-    }
-    LimbF<L> v = lf_scale(lf_mul(t, z, wp, w), -1);
+    unsigned n = (lf_versine_terms(wp, s) + LF_VERSINE_BLOCK - 1) / LF_VERSINE_BLOCK * LF_VERSINE_BLOCK;
+    LimbF<L> h = lf_nested_series(lf_neg(z), n, LF_VERSINE_BLOCK, 1, wp, w);
+    LimbF<L> v = lf_scale(lf_mul(h, z, wp, w), -1);
     LimbF<L> two = lf_int<L>(2);
     for (unsigned i = 0; i < s; ++i) {
         LimbF<L> u = lf_sub(two, v, wp, w);

@@ -181,3 +181,39 @@ fn limb_search_writes_files_that_name_the_precision() {
     assert!(!line.contains("prec_bits"), "{line}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_gpu_paths_host_side_gives_the_cpu_backends_candidates() {
+    // What `GpuBackend` does with a device's answer (`limb::sparse_of_limb` on the
+    // `LimbSparse` of `run_limb_orbits`), fed with the CPU reference's records in the
+    // device's form: the same candidate lines and totals as the CPU backend. (The device's
+    // records themselves equal the reference: `expanse bench limb --henon --gpu --check`.)
+    use expanse_gpu::henon_limb::{reference_limb_batch, LimbSparse};
+    use expanse_search::engine::candidates_of_sparse;
+    let s = SearchSpec::from_raw(&raw("1.0,1.25,1.4,2.0", "200b", 6, "3000")).unwrap();
+    let n = s.param_count();
+    let work = chunk_work(&s, 0, n);
+    let batch = expanse_search::limb::gpu_batch(&s.job, &work).unwrap();
+    let recs = reference_limb_batch(&batch, 0..batch.len(), |g, r| (g, r));
+    let mut device = LimbSparse::default();
+    for (g, r) in recs {
+        device.counts[r.status as usize] += 1;
+        if r.status != expanse_gpu::OrbitStatus::NoCycle {
+            device.kept.push((g, r));
+        }
+    }
+    let mut short = device.clone();
+    short.kept.pop();
+    assert!(expanse_search::limb::sparse_of_limb(short, work.len()).is_err());
+    let sparse = expanse_search::limb::sparse_of_limb(device, work.len()).unwrap();
+    let cpu = CpuBackend.run(&s.job, &work).unwrap();
+    let (a, b) = (
+        candidates_of_sparse(&s, 0, n, &sparse),
+        candidates_of_chunk(&s, 0, n, &cpu),
+    );
+    assert_eq!(a.0, b.0);
+    assert_eq!(a.1, b.1);
+    assert!(b.1.candidates >= 2 && b.1.escaped > 0, "{:?}", b.1);
+    let full = expanse_search::limb::full_of_sparse(&s.job, work.len(), sparse);
+    assert!(full.iter().zip(cpu.iter()).all(|(x, y)| x.bit_identical(y)));
+}
