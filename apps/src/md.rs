@@ -228,6 +228,8 @@ pub struct State<R> {
     pub v: Vec<V3<R>>,
     /// Forces at x.
     pub f: Vec<V3<R>>,
+    /// Time step (exact in every format: a power of 2).
+    pub dt: f64,
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -372,8 +374,13 @@ pub fn forces<R: MdReal>(l: f64, x: &[V3<R>], energy: bool) -> (Vec<V3<R>>, Vec<
     res.into_iter().unzip()
 }
 
-/// A state in format R from the f64 initial values.
+/// A state in format R from the f64 initial values, time step [`DT`].
 pub fn state<R: MdReal>(l: f64, x: &[[f64; 3]], v: &[[f64; 3]]) -> State<R> {
+    state_dt(l, x, v, DT)
+}
+
+/// [`state`] with time step `dt`.
+pub fn state_dt<R: MdReal>(l: f64, x: &[[f64; 3]], v: &[[f64; 3]], dt: f64) -> State<R> {
     let conv = |a: &[[f64; 3]]| -> Vec<V3<R>> {
         a.iter()
             .map(|p| [R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2])])
@@ -386,6 +393,7 @@ pub fn state<R: MdReal>(l: f64, x: &[[f64; 3]], v: &[[f64; 3]]) -> State<R> {
         x: xr,
         v: conv(v),
         f,
+        dt,
     }
 }
 
@@ -408,8 +416,8 @@ pub fn energy_sum<R: MdReal>(v: &[V3<R>], pe: &[R]) -> f64 {
 
 /// One velocity-Verlet step.
 pub fn step<R: MdReal>(s: &mut State<R>) {
-    let h = R::from_f64(DT / 2.0);
-    let dt = R::from_f64(DT);
+    let h = R::from_f64(s.dt / 2.0);
+    let dt = R::from_f64(s.dt);
     let l = s.l;
     let lr = R::from_f64(l);
     s.v.par_iter_mut()
@@ -454,6 +462,11 @@ pub struct Run {
     /// The final positions and velocities, every term's bits (particle-major: x then v, the
     /// three coordinates, the terms of the format): equal for bit-identical runs.
     pub bits: Vec<u64>,
+    /// The step at which [`Self::x_track`] was taken (at most the run's steps).
+    pub track: usize,
+    /// The positions at step [`Self::track`] as f64 (the trajectory check of a long run, taken
+    /// before chaos has amplified every format's rounding to the box size).
+    pub x_track: Vec<[f64; 3]>,
 }
 
 /// The bits of every term of the positions and velocities.
@@ -489,32 +502,80 @@ impl Run {
             .map(|e| (e - e0).abs() / e0.abs())
             .fold(0.0, f64::max)
     }
+
+    /// The secular drift: |mean of E over the last tenth of the samples − mean over the first
+    /// tenth| / |E(0)|. Verlet's bounded energy oscillation (about 10^-4 at dt = 2^-8, the
+    /// same in every format) averages out of the window means; what rounding adds up over the
+    /// run (a random walk, or a systematic drift) does not.
+    pub fn secular_drift(&self) -> f64 {
+        let m = (self.energies.len() / 10).max(1);
+        let mean = |e: &[f64]| e.iter().sum::<f64>() / e.len() as f64;
+        let (a, b) = (
+            mean(&self.energies[..m]),
+            mean(&self.energies[self.energies.len() - m..]),
+        );
+        (b - a).abs() / self.energies[0].abs()
+    }
+
+    /// |E(end) − E(0)| / |E(0)|.
+    pub fn final_drift(&self) -> f64 {
+        let e0 = self.energies[0];
+        let e1 = self.energies[self.energies.len() - 1];
+        (e1 - e0).abs() / e0.abs()
+    }
+}
+
+fn to_f64_positions<R: MdReal>(x: &[V3<R>]) -> Vec<[f64; 3]> {
+    x.iter()
+        .map(|p| [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()])
+        .collect()
 }
 
 /// Runs `steps` steps in format R from the initial state of (k, seed), sampling the energy
 /// every `every` steps.
 pub fn run<R: MdReal>(k: usize, seed: u64, steps: usize, every: usize) -> Run {
+    run_tracked::<R>(k, seed, steps, every, steps, DT)
+}
+
+/// [`run`] with time step `dt`, also keeping the positions at step `track` (clamped to
+/// `steps`).
+pub fn run_tracked<R: MdReal>(
+    k: usize,
+    seed: u64,
+    steps: usize,
+    every: usize,
+    track: usize,
+    dt: f64,
+) -> Run {
     let (l, x0, v0) = initial(k, seed);
-    let mut s = state::<R>(l, &x0, &v0);
+    let mut s = state_dt::<R>(l, &x0, &v0, dt);
+    let track = track.min(steps);
+    let mut x_track = if track == 0 {
+        to_f64_positions(&s.x)
+    } else {
+        Vec::new()
+    };
     let mut energies = vec![energy(&s)];
     let mut secs = 0.0;
     for t in 1..=steps {
         let t0 = Instant::now();
         step(&mut s);
         secs += t0.elapsed().as_secs_f64();
+        if t == track {
+            x_track = to_f64_positions(&s.x);
+        }
         if t % every.max(1) == 0 || t == steps {
             energies.push(energy(&s));
         }
     }
     Run {
         name: R::NAME,
-        x: s.x
-            .iter()
-            .map(|p| [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()])
-            .collect(),
+        x: to_f64_positions(&s.x),
         energies,
         seconds: secs,
         bits: state_bits(&s.x, &s.v),
+        track,
+        x_track,
     }
 }
 
@@ -560,6 +621,8 @@ pub fn run_gpu<R: MdReal>(
     seed: u64,
     steps: usize,
     every: usize,
+    track: usize,
+    dt: f64,
 ) -> Result<Run, GpuError> {
     let (l, x0, v0) = initial(k, seed);
     let conv = |a: &[[f64; 3]]| -> Vec<V3<R>> {
@@ -574,7 +637,7 @@ pub fn run_gpu<R: MdReal>(
         R::TERMS,
         l,
         RC2,
-        DT,
+        dt,
         &to_device::<R>(&x),
         &to_device::<R>(&v),
     )?;
@@ -586,12 +649,27 @@ pub fn run_gpu<R: MdReal>(
         let v: Vec<V3<R>> = from_device::<R>(&sim.velocities()?, n, 3);
         Ok(energy_sum(&v, &pe))
     };
+    let track = track.min(steps);
+    let positions = |sim: &MdGpu<R::Term>| -> Result<Vec<[f64; 3]>, GpuError> {
+        Ok(to_f64_positions(&from_device::<R>(&sim.positions()?, n, 3)))
+    };
+    let mut x_track = if track == 0 {
+        positions(&sim)?
+    } else {
+        Vec::new()
+    };
     let mut energies = vec![sample(&mut sim)?];
     let mut secs = 0.0;
     sim.synchronize()?;
     let mut t0 = Instant::now();
     for t in 1..=steps {
         sim.step()?;
+        if t == track {
+            sim.synchronize()?;
+            secs += t0.elapsed().as_secs_f64();
+            x_track = positions(&sim)?;
+            t0 = Instant::now();
+        }
         if t % every.max(1) == 0 || t == steps {
             sim.synchronize()?;
             secs += t0.elapsed().as_secs_f64();
@@ -603,12 +681,12 @@ pub fn run_gpu<R: MdReal>(
     let v: Vec<V3<R>> = from_device::<R>(&sim.velocities()?, n, 3);
     Ok(Run {
         name: R::NAME,
-        x: x.iter()
-            .map(|p| [p[0].to_f64(), p[1].to_f64(), p[2].to_f64()])
-            .collect(),
+        x: to_f64_positions(&x),
         energies,
         seconds: secs,
         bits: state_bits(&x, &v),
+        track,
+        x_track,
     })
 }
 
@@ -651,26 +729,32 @@ pub struct GpuCompare {
 }
 
 /// One format's run: on the GPU when `gpu` is given (then also compared with a CPU run of
-/// `cmp_steps` steps of the same system), on the CPU otherwise.
+/// `cfg.gpu_cmp_steps` steps of the same system), on the CPU otherwise.
 fn format_run<R: MdReal>(
     gpu: Option<&GpuContext>,
-    k: usize,
-    seed: u64,
-    steps: usize,
-    every: usize,
-    cmp_steps: usize,
+    cfg: &MdConfig,
 ) -> Result<(Run, Option<GpuCompare>), GpuError> {
+    let MdConfig {
+        k,
+        steps,
+        every,
+        track,
+        seed,
+        dt,
+        gpu_cmp_steps: cmp_steps,
+        ..
+    } = *cfg;
     let Some(ctx) = gpu else {
-        return Ok((run::<R>(k, seed, steps, every), None));
+        return Ok((run_tracked::<R>(k, seed, steps, every, track, dt), None));
     };
-    let g = run_gpu::<R>(ctx, k, seed, steps, every)?;
+    let g = run_gpu::<R>(ctx, k, seed, steps, every, track, dt)?;
     let cmp_steps = cmp_steps.clamp(1, steps.max(1));
     let cmp_every = (cmp_steps / 4).max(1);
-    let cpu = run::<R>(k, seed, cmp_steps, cmp_every);
+    let cpu = run_tracked::<R>(k, seed, cmp_steps, cmp_every, cmp_steps, dt);
     let g_cmp = if cmp_steps == steps && cmp_every == every {
         g.clone()
     } else {
-        run_gpu::<R>(ctx, k, seed, cmp_steps, cmp_every)?
+        run_gpu::<R>(ctx, k, seed, cmp_steps, cmp_every, cmp_steps, dt)?
     };
     let cmp = GpuCompare {
         steps: cmp_steps,
@@ -680,6 +764,80 @@ fn format_run<R: MdReal>(
     };
     Ok((g, Some(cmp)))
 }
+
+/// What [`report_with`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct MdConfig {
+    /// N = 4k³ particles (k ≥ 3: the box must exceed 2 r_c).
+    pub k: usize,
+    /// Steps of the run.
+    pub steps: usize,
+    /// Energy samples every this many steps.
+    pub every: usize,
+    /// The step at which the trajectories are compared with dd (the run's end for the short
+    /// run; early in a long run, before chaos has amplified every format's rounding).
+    pub track: usize,
+    /// Steps of the 1-thread / many-thread identity check.
+    pub check_steps: usize,
+    /// Seed of the initial velocities.
+    pub seed: u64,
+    /// Steps of the GPU/CPU identity check.
+    pub gpu_cmp_steps: usize,
+    /// Time step (a power of 2).
+    pub dt: f64,
+    /// The long run: energy-drift checks (quasi double as dd, f32 visibly worse) instead of
+    /// the end-of-run trajectory check.
+    pub long: bool,
+}
+
+impl MdConfig {
+    /// Today's run: `steps` steps, 10 energy samples, trajectories compared at the end.
+    pub fn short(k: usize, steps: usize, check_steps: usize, seed: u64, gpu_cmp: usize) -> Self {
+        MdConfig {
+            k,
+            steps,
+            every: (steps / 10).max(1),
+            track: steps,
+            check_steps,
+            seed,
+            gpu_cmp_steps: gpu_cmp,
+            dt: DT,
+            long: false,
+        }
+    }
+
+    /// The long run: `steps` steps (10^5), about 1000 energy samples, trajectories compared
+    /// with dd at step [`LONG_TRACK`].
+    pub fn long(k: usize, steps: usize, check_steps: usize, seed: u64, gpu_cmp: usize) -> Self {
+        MdConfig {
+            k,
+            steps,
+            every: (steps / 1000).max(1),
+            track: LONG_TRACK.min(steps),
+            check_steps,
+            seed,
+            gpu_cmp_steps: gpu_cmp,
+            dt: LONG_DT,
+            long: true,
+        }
+    }
+}
+
+/// A long run's quasi-double energy drift may be at most this factor times the larger of
+/// f64's and dd's.
+pub const LONG_QUASI_DRIFT: f64 = 2.0;
+/// A long run's f32 energy drift must be at least this factor times the larger of f64's and
+/// dd's.
+pub const LONG_F32_DRIFT: f64 = 3.0;
+
+/// The long run's time step, 2^-12 ([`DT`]/16). Verlet's bounded energy oscillation scales as
+/// dt²: at 2^-8 it is about 10^-4 of E in every format and hides f32's rounding (N = 108,
+/// 10^4 steps: max drift 1.05e-4 in f32 and 1.02e-4 in dd); at 2^-12 it is about 4·10^-7 and
+/// f32's accumulated rounding (positions x += dt·v lose more of dt·v the smaller it is) shows.
+pub const LONG_DT: f64 = 1.0 / 4096.0;
+
+/// The step at which a long run's trajectories are compared with dd's.
+pub const LONG_TRACK: usize = 200;
 
 /// Runs the application: N = 4k³, `steps` steps, and the thread-count check on `check_steps`.
 /// With `gpu`, every format runs on the GPU and is compared, bit for bit, with a CPU run of
@@ -692,14 +850,35 @@ pub fn report(
     gpu: Option<&GpuContext>,
     gpu_cmp_steps: usize,
 ) -> Report {
+    report_with(
+        &MdConfig::short(k, steps, check_steps, seed, gpu_cmp_steps),
+        gpu,
+    )
+}
+
+/// Runs the application as `cfg` says (see [`report`]; with `cfg.long`, the energy-drift
+/// comparison of a long run).
+pub fn report_with(cfg: &MdConfig, gpu: Option<&GpuContext>) -> Report {
+    let MdConfig {
+        k,
+        steps,
+        every,
+        track,
+        check_steps,
+        seed,
+        gpu_cmp_steps,
+        dt,
+        long,
+    } = *cfg;
     let mut rep = Report::new("md");
     let n = 4 * k * k * k;
-    let every = (steps / 10).max(1);
     rep.line(format!(
         "Lennard-Jones MD: N = {n} (fcc, a = {LATTICE}, box {}), r_c = 2.5 (shifted in r^2), \
-         velocity Verlet dt = 2^-8, {steps} steps (t = {:.2}), {}; reference run in dd",
+         velocity Verlet dt = 2^{}, {steps} steps (t = {:.2}), energy every {every} steps, {}; \
+         reference run in dd",
         LATTICE * k as f64,
-        steps as f64 * DT,
+        dt.log2(),
+        steps as f64 * dt,
         match gpu {
             Some(g) => format!(
                 "on {} (compared with {} CPU threads over {} steps)",
@@ -712,10 +891,10 @@ pub fn report(
     ));
     let all = (|| -> Result<_, GpuError> {
         Ok([
-            format_run::<f32>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
-            format_run::<Quasi>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
-            format_run::<f64>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
-            format_run::<DoubleDouble>(gpu, k, seed, steps, every, gpu_cmp_steps)?,
+            format_run::<f32>(gpu, cfg)?,
+            format_run::<Quasi>(gpu, cfg)?,
+            format_run::<f64>(gpu, cfg)?,
+            format_run::<DoubleDouble>(gpu, cfg)?,
         ])
     })();
     let all = match all {
@@ -728,15 +907,26 @@ pub fn report(
     let dd = &all[3].0;
     let l = LATTICE * k as f64;
     let pairs = (n * (n - 1)) as f64 * steps as f64;
+    rep.result("particles", n.to_string());
+    rep.result("steps", steps.to_string());
+    rep.result(
+        "trajectories compared at step",
+        track.min(steps).to_string(),
+    );
     let mut devs = Vec::new();
+    let mut drifts = Vec::new();
     for (r, cmp) in &all {
-        let dev = deviation(&r.x, &dd.x, l);
+        let dev = deviation(&r.x_track, &dd.x_track, l);
         devs.push(dev);
+        drifts.push(r.drift());
         rep.line(format!(
-            "  {:<13} energy drift {:.3e}   deviation from dd {:.3e}   {:.2} s  {:.3e} pair evaluations/s  \
-             {:.3e} steps/s{}",
+            "  {:<13} energy drift max {:.3e} final {:.3e} secular {:.3e}   deviation from dd at \
+             step {} {:.3e}   {:.2} s  {:.3e} pair evaluations/s  {:.3e} steps/s{}",
             r.name,
             r.drift(),
+            r.final_drift(),
+            r.secular_drift(),
+            r.track,
             dev,
             r.seconds,
             pairs / r.seconds.max(1e-9),
@@ -746,6 +936,10 @@ pub fn report(
         rep.result(
             format!("{} energy drift", r.name),
             format!("{:e}", r.drift()),
+        );
+        rep.result(
+            format!("{} final energy drift", r.name),
+            format!("{:e}", r.final_drift()),
         );
         rep.result(format!("{} deviation from dd", r.name), format!("{dev:e}"));
         rep.result(format!("{} E(0)", r.name), format!("{:e}", r.energies[0]));
@@ -804,11 +998,29 @@ pub fn report(
     );
     rep.check(
         &format!(
-            "dd energy drift {:.2e} below 1e-3 (Verlet at dt = 2^-8 with a smooth cut-off)",
-            dd.drift()
+            "dd energy drift {:.2e} below 1e-3 (Verlet at dt = 2^{} with a smooth cut-off)",
+            dd.drift(),
+            dt.log2()
         ),
         dd.drift() < 1e-3,
     );
+    if long {
+        let (e32, eq, e64, edd) = (drifts[0], drifts[1], drifts[2], drifts[3]);
+        let floor = e64.max(edd);
+        rep.line(format!(
+            "  energy drift over {steps} steps: dd {edd:.3e} (reference), f64 {e64:.3e}, quasi double \
+             {eq:.3e} ({:.2}x dd), f32 {e32:.3e} ({:.2}x dd)",
+            eq / edd,
+            e32 / edd
+        ));
+        rep.check(
+            &format!(
+                "quasi double's energy drift tracks dd's and f64's ({eq:.2e} <= {LONG_QUASI_DRIFT} x \
+                 {floor:.2e}) and f32's is visibly worse ({e32:.2e} >= {LONG_F32_DRIFT} x {floor:.2e})"
+            ),
+            eq <= LONG_QUASI_DRIFT * floor && e32 >= LONG_F32_DRIFT * floor,
+        );
+    }
     let threads = rayon::current_num_threads().max(2);
     let same = |a: Option<Run>, b: Option<Run>| match (a, b) {
         (Some(a), Some(b)) => a.x == b.x && a.energies == b.energies,

@@ -15,7 +15,9 @@ mod shim;
 
 use expanse_apps::fft::{device_layout, fft, input_vec, Complex, Real, Twiddles};
 use expanse_apps::mandelbrot::{gpu_coords, render, Format, GpuCoords, View};
-use expanse_apps::md::{forces, initial, state, step, to_device, MdReal, Quasi, DT, RC2};
+use expanse_apps::md::{
+    forces, initial, state_dt, step, to_device, MdReal, Quasi, DT, LONG_DT, RC2,
+};
 use expanse_core::{DoubleDouble, Expansion, FloatTerm};
 use expanse_gpu::apps::fft::{plan, FftLaunch};
 use expanse_gpu::apps::mandelbrot::MandelArith;
@@ -198,10 +200,10 @@ static void run(u64 n, double l, double rc2, double dt, int steps) {
 }
 "#;
 
-/// The CPU's state after `steps` steps: (x, v, pe) in the device layout, as term bits.
-fn md_cpu<R: MdReal>(k: usize, seed: u64, steps: usize) -> (String, [Vec<u64>; 3]) {
+/// The CPU's state after `steps` steps of `dt`: (x, v, pe) in the device layout, as term bits.
+fn md_cpu<R: MdReal>(k: usize, seed: u64, steps: usize, dt: f64) -> (String, [Vec<u64>; 3]) {
     let (l, x0, v0) = initial(k, seed);
-    let mut s = state::<R>(l, &x0, &v0);
+    let mut s = state_dt::<R>(l, &x0, &v0, dt);
     let x_in = to_device::<R>(&s.x);
     let v_in = to_device::<R>(&s.v);
     let ty = if <R::Term as FloatTerm>::PRECISION == 53 {
@@ -211,7 +213,7 @@ fn md_cpu<R: MdReal>(k: usize, seed: u64, steps: usize) -> (String, [Vec<u64>; 3
     };
     // Shortest round-trip decimals: the C++ side reads the same doubles.
     let input = format!(
-        "{ty} {} {} {l:e} {RC2:e} {DT:e} {steps}\n",
+        "{ty} {} {} {l:e} {RC2:e} {dt:e} {steps}\n",
         R::TERMS,
         s.x.len()
     ) + &bits_line(&x_in)
@@ -249,10 +251,13 @@ fn md_check(cxx: &str) -> usize {
     let exe = build(cxx, &dir, "md", &src);
     let (k, seed, steps) = (3, 7, 3);
     let jobs = [
-        ("f32", md_cpu::<f32>(k, seed, steps)),
-        ("quasi", md_cpu::<Quasi>(k, seed, steps)),
-        ("f64", md_cpu::<f64>(k, seed, steps)),
-        ("dd", md_cpu::<DoubleDouble>(k, seed, steps)),
+        ("f32", md_cpu::<f32>(k, seed, steps, DT)),
+        ("quasi", md_cpu::<Quasi>(k, seed, steps, DT)),
+        ("f64", md_cpu::<f64>(k, seed, steps, DT)),
+        ("dd", md_cpu::<DoubleDouble>(k, seed, steps, DT)),
+        // The long run's time step (md --long).
+        ("f32 long dt", md_cpu::<f32>(k, seed, steps, LONG_DT)),
+        ("quasi long dt", md_cpu::<Quasi>(k, seed, steps, LONG_DT)),
     ];
     let input: String = jobs.iter().map(|(_, (i, _))| i.as_str()).collect();
     let out = run_with_input(&exe, &input);
@@ -401,7 +406,7 @@ fn gpu_sources_match_the_cpu_applications_bit_for_bit() {
         (m.join(), d.join(), f)
     });
     let (m, d) = (m.expect("mandelbrot check"), d.expect("md check"));
-    assert_eq!((m, d, f), (10, 4, 30));
+    assert_eq!((m, d, f), (10, 6, 30));
 }
 
 #[test]

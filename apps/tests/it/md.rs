@@ -76,3 +76,38 @@ fn runs_are_identical_on_any_thread_count_and_quasi_recip_is_accurate() {
         assert!((r * v - 1.0).abs() < 1e-12, "{v}: {r}");
     }
 }
+
+#[test]
+fn long_run_at_the_small_step_keeps_quasi_drift_with_dd_and_f32_drifts_more() {
+    use expanse_apps::md::{report_with, run_tracked, MdConfig, LONG_DT};
+    // md --long at a tiny size: N = 108, dt = 2^-12, where Verlet's own energy oscillation
+    // (about 4e-7 of E) no longer hides f32's accumulated rounding.
+    let cfg = MdConfig::long(3, 3000, 4, 2026, 16);
+    let rep = report_with(&cfg, None);
+    assert!(rep.passed, "{}", rep.text());
+    let get = |name: &str| -> f64 {
+        let v = &rep.results.iter().find(|(n, _)| n == name).expect(name).1;
+        v.parse().expect("a number")
+    };
+    let (e32, eq, e64, edd) = (
+        get("f32 energy drift"),
+        get("quasi-double energy drift"),
+        get("f64 energy drift"),
+        get("dd energy drift"),
+    );
+    assert!(edd > 0.0 && edd < 1e-5, "dd drift {edd}");
+    assert!(
+        eq <= 2.0 * e64.max(edd),
+        "quasi {eq} vs f64 {e64}, dd {edd}"
+    );
+    assert!(
+        e32 >= 3.0 * e64.max(edd),
+        "f32 {e32} vs f64 {e64}, dd {edd}"
+    );
+    // The tracked positions are those of a run that stops at the tracked step.
+    let a = run_tracked::<f32>(3, 5, 40, 10, 25, LONG_DT);
+    let b = run_tracked::<f32>(3, 5, 25, 25, 25, LONG_DT);
+    assert_eq!(a.track, 25);
+    assert_eq!(a.x_track, b.x);
+    assert_ne!(a.x_track, a.x);
+}
