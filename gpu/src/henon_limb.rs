@@ -1,8 +1,9 @@
 //! The Hénon search in the fixed-limb floats of `expanse_core::limb` (`expanse search --prec
 //! NNNb`): the per-orbit contract's CPU reference ([`limb_orbit`], [`reference_limb_orbit`];
 //! the search crate's CPU backend runs it on all cores), its CUDA twin
-//! (`cuda/henon_limb.cu` after `cuda/limb.cu`, one thread per orbit, [`henon_limb_program`]:
-//! [`GpuContext::run_limb_orbits`]) and a plain iteration of the map for rates and the MPFR
+//! (`cuda/henon_limb.cu` after `cuda/limb.cu`, one thread per orbit, one program per capacity
+//! ([`henon_limb_program`]): [`GpuContext::run_limb_orbits`]; the kernel computes x·x with a
+//! squaring, the same exact product and rounding as the multiplication) and a plain iteration of the map for rates and the MPFR
 //! identity check ([`limb_iterate`], [`GpuContext::iterate_limb`]).
 //!
 //! # Contract
@@ -40,35 +41,39 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// The program's sources: `cuda/limb.cu` + `cuda/henon_limb.cu` (for compile checks; what is
-/// launched is [`henon_limb_program`], the same without `limb.cu`'s `limb_op_<L>` kernels).
-pub const HENON_LIMB_PROGRAM: CudaProgram = CudaProgram {
-    name: "henon_limb_full",
-    parts: &[
-        include_str!("cuda/limb.cu"),
-        include_str!("cuda/henon_limb.cu"),
-    ],
-};
+/// The capacities (limbs) with Hénon kernels: those [`capacity_for`] picks for 64..=4096 bits.
+pub const HENON_LIMB_CAPACITIES: [usize; 6] = [2, 4, 8, 16, 32, 64];
 
-/// The program launched: `cuda/limb.cu` without its `limb_op_<L>` kernels (unused here: NVRTC
-/// compiles about half as much) + `cuda/henon_limb.cu`; kernels `henon_limb_<L>` and
-/// `henon_limb_iter_<L>` for L = 2, 4, …, 64 limbs.
-pub fn henon_limb_program() -> &'static CudaProgram {
-    static PROGRAM: OnceLock<CudaProgram> = OnceLock::new();
-    PROGRAM.get_or_init(|| {
-        let limb: String = include_str!("cuda/limb.cu")
-            .lines()
-            .filter(|l| !l.starts_with("LIMB_KERNEL("))
-            .flat_map(|l| [l, "\n"])
-            .collect();
-        CudaProgram {
-            name: "henon_limb",
-            parts: Box::leak(Box::new([
-                &*Box::leak(limb.into_boxed_str()),
-                include_str!("cuda/henon_limb.cu"),
-            ])),
-        }
-    })
+/// The program of capacity `cap` (one of [`HENON_LIMB_CAPACITIES`], else `None`):
+/// `cuda/limb.cu` without its `limb_op_<L>` kernels (unused here) + `cuda/henon_limb.cu` +
+/// one `HENON_LIMB_KERNELS(cap)` line, i.e. kernels `henon_limb_<cap>` and
+/// `henon_limb_iter_<cap>` only. One program per capacity, so that a run compiles only the
+/// capacity it uses (NVRTC needed about 71 s for all six in one program).
+pub fn henon_limb_program(cap: usize) -> Option<&'static CudaProgram> {
+    static PROGRAMS: OnceLock<Vec<CudaProgram>> = OnceLock::new();
+    let i = HENON_LIMB_CAPACITIES.iter().position(|&c| c == cap)?;
+    let programs = PROGRAMS.get_or_init(|| {
+        let limb: &'static str = Box::leak(
+            include_str!("cuda/limb.cu")
+                .lines()
+                .filter(|l| !l.starts_with("LIMB_KERNEL("))
+                .flat_map(|l| [l, "\n"])
+                .collect::<String>()
+                .into_boxed_str(),
+        );
+        HENON_LIMB_CAPACITIES
+            .iter()
+            .map(|&l| {
+                let inst: &'static str =
+                    Box::leak(format!("\nHENON_LIMB_KERNELS({l})\n").into_boxed_str());
+                CudaProgram {
+                    name: Box::leak(format!("henon_limb_{l}").into_boxed_str()),
+                    parts: Box::leak(Box::new([limb, include_str!("cuda/henon_limb.cu"), inst])),
+                }
+            })
+            .collect()
+    });
+    Some(&programs[i])
 }
 
 /// Smallest precision of the limb search (bits): the initial points (f64) must be exact.
@@ -142,7 +147,7 @@ impl LimbOrbitRecord {
     }
 }
 
-/// A batch: every parameter (a[p], b[p]) with every initial point (x0[i], y0[i]); orbit
+/// A batch: every parameter (`a[p]`, `b[p]`) with every initial point (`x0[i]`, `y0[i]`); orbit
 /// g = p·n_inits + i, as `OrbitBatch`.
 #[derive(Clone, Debug)]
 pub struct LimbOrbitBatch {
@@ -576,8 +581,8 @@ impl GpuContext {
         self.cuda_context(dev)
             .bind_to_thread()
             .map_err(|e| drv("binding the context", e))?;
-        let func =
-            self.function::<f64, 1>(dev, henon_limb_program(), &format!("henon_limb_{cap}"))?;
+        let program = henon_limb_program(cap).expect("a capacity of the limb search");
+        let func = self.function::<f64, 1>(dev, program, &format!("henon_limb_{cap}"))?;
         let s = self.stream(dev);
         let up = |v: &[f64], what: &str| s.clone_htod(v).map_err(|e| drv(what, e));
         let (pa, pb) = (up(&batch.a, "upload a")?, up(&batch.b, "upload b")?);
@@ -686,8 +691,8 @@ impl GpuContext {
         Ok(out)
     }
 
-    /// `steps` map steps of every orbit i from (x0[i], y0[i]) with (a[i], b[i]) at `prec`
-    /// bits on GPU 0 (one thread per orbit): the final points (x, y), bit-identical to
+    /// `steps` map steps of every orbit i from (`x0[i]`, `y0[i]`) with (`a[i]`, `b[i]`) at
+    /// `prec` bits on GPU 0 (one thread per orbit): the final points (x, y), bit-identical to
     /// [`reference_limb_iterate`].
     pub fn iterate_limb(
         &self,
@@ -724,8 +729,8 @@ impl GpuContext {
         self.cuda_context(0)
             .bind_to_thread()
             .map_err(|e| drv("binding the context", e))?;
-        let func =
-            self.function::<f64, 1>(0, henon_limb_program(), &format!("henon_limb_iter_{cap}"))?;
+        let program = henon_limb_program(cap).expect("a capacity of the limb search");
+        let func = self.function::<f64, 1>(0, program, &format!("henon_limb_iter_{cap}"))?;
         let s = self.stream(0);
         let up = |v: &[f64], what: &str| s.clone_htod(v).map_err(|e| drv(what, e));
         let (pa, pb, ix, iy) = (up(a, "a")?, up(b, "b")?, up(x0, "x0")?, up(y0, "y0")?);

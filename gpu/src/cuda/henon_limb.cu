@@ -13,7 +13,13 @@
 // period with the f64 Jacobian product from the hi parts and the cycle point of smallest
 // hi(x) (earlier on ties).
 //
-// Kernels (L = capacity in limbs, 2, 4, …, 64; p ≤ 64·L, p ≥ 64):
+// x·x is computed by hl_sqr: the same exact 2n-limb product as limb_mul's (so the same rounded
+// result, bit for bit) with about half the limb products (schoolbook squaring: every cross
+// product a_i·a_j, i < j, once, the sum doubled, plus the diagonal a_i²; GMP's
+// mpn_sqr_basecase, Knuth TAOCP vol. 2 §4.3.1 exercise).
+//
+// Kernels (L = capacity in limbs, 2, 4, …, 64; p ≤ 64·L, p ≥ 64; one L per program: the
+// program appends `HENON_LIMB_KERNELS(L)`):
 //   henon_limb_<L>: orbit g = first + i of a batch "parameters × initial points"
 //     (parameter g / n_inits, initial point g % n_inits); record i into the output arrays.
 //   henon_limb_iter_<L>: `steps` map steps from (x0[i], y0[i]) with (a[i], b[i]), no escape
@@ -137,13 +143,60 @@ struct HLMap {
     HLNum<1> a, b, one;
 };
 
+// The exact square of a (n limbs) into r[0..2n): the cross products a_i·a_j (i < j) once, their
+// sum doubled (it is < 2^(128n−1), so the shift loses nothing), plus the diagonal a_i² (the
+// total a² < 2^(128n) leaves no carry). The same integer as mpn_mul(r, a, n, a, n).
+__device__ __forceinline__ void mpn_sqr(u64 *r, const u64 *a, int n) {
+    for (int i = 0; i < 2 * n; ++i) r[i] = 0;
+    for (int i = 0; i + 1 < n; ++i) r[i + n] = mpn_addmul_1(r + 2 * i + 1, a + i + 1, n - i - 1, a[i]);
+    // r = 2·r + Σ a_i²·2^(128i), limb pair by limb pair (the shift fused in).
+    u64 prev = 0, c = 0;
+    for (int i = 0; i < n; ++i) {
+        u64 d0 = a[i] * a[i];
+        u64 d1 = __umul64hi(a[i], a[i]);
+        u64 r0 = r[2 * i], r1 = r[2 * i + 1];
+        u64 s0 = (r0 << 1) | (prev >> 63);
+        u64 s1 = (r1 << 1) | (r0 >> 63);
+        prev = r1;
+        u64 x = s0 + d0;
+        u64 c1 = x < d0;
+        x += c;
+        c1 += x < c;
+        u64 y = s1 + d1;
+        u64 c2 = y < d1;
+        y += c1;
+        c2 += y < c1;
+        r[2 * i] = x;
+        r[2 * i + 1] = y;
+        c = c2;
+    }
+}
+
+// x·x rounded to p bits: limb_mul(a, a, …) bit for bit (same exact product, normalization and
+// rounding code), with mpn_sqr for the product.
+__device__ LimbRes hl_sqr(LimbNum a, unsigned p, int rnd, u64 *out, u64 *w) {
+    if (a.kind == LK_NAN) return limb_res(LK_NAN, 0);
+    if (a.kind == LK_INF) return limb_res(LK_INF, 0);
+    if (a.kind == LK_ZERO) return limb_res(LK_ZERO, 0);
+    mpn_sqr(w, a.m, a.n);
+    int len = 2 * a.n;
+    i64 exp = a.exp + a.exp;
+    if (w[len - 1] >> 63 == 0) {
+        mpn_lshift(w, len, 1);
+        exp -= 1;
+    }
+    int dir;
+    bool carry = limb_round_mant(w, len, false, 0, p, rnd, out, &dir);
+    return limb_finish(0, exp, carry, dir, p, rnd, out);
+}
+
 // One map step in place (henon_limb.rs `Map::step`); t1..t3 and w are scratch.
 template <int L>
 __device__ __forceinline__ void hl_step(HLNum<L> &x, HLNum<L> &y, const HLMap &f, unsigned p, int n, HLNum<L> &t1,
                                         HLNum<L> &t2, HLNum<L> &t3, u64 *w) {
     LimbNum a = hl_view(f.a, 1), b = hl_view(f.b, 1), one = hl_view(f.one, 1);
     LimbNum xv = hl_view(x, n);
-    hl_take(t1, limb_mul(xv, xv, p, LR_N, t1.m, w));              // x2 = x·x
+    hl_take(t1, hl_sqr(xv, p, LR_N, t1.m, w));                    // x2 = x·x
     hl_take(t2, limb_mul(a, hl_view(t1, n), p, LR_N, t2.m, w));   // t = a·x2
     hl_take(t1, limb_add(one, hl_view(y, n), p, LR_N, t1.m, w));  // u = 1 + y
     LimbNum tn = hl_view(t2, n);
@@ -337,9 +390,5 @@ __device__ void henon_limb_iter_elem(unsigned p, unsigned count, unsigned i, u64
         henon_limb_iter_elem<L>(p, count, i, nsteps, pa, pb, ix, iy, xm, xe, xk, ym, ye, yk);                      \
     }
 
-HENON_LIMB_KERNELS(2)
-HENON_LIMB_KERNELS(4)
-HENON_LIMB_KERNELS(8)
-HENON_LIMB_KERNELS(16)
-HENON_LIMB_KERNELS(32)
-HENON_LIMB_KERNELS(64)
+// No instantiation here: each program of henon_limb.rs appends one `HENON_LIMB_KERNELS(L)` line
+// (one capacity per program, so that a run compiles only the capacity it uses).

@@ -16,11 +16,13 @@ use expanse_gpu::henon_limb::{
 };
 use expanse_gpu::limb::LimbArrays;
 use expanse_gpu::{OrbitStatus, SearchSettings};
-use rug::{Assign, Float};
+use rug::integer::Order;
+use rug::{Assign, Float, Integer};
 
 /// Reads blocks from stdin: `0 L p n_params n_inits nt pmax tol esc` (a search; floats as
 /// their bits) or `1 L p count steps` (an iteration), then the f64 inputs as bits; prints one
-/// line per orbit.
+/// line per orbit; or `2 0 p` and ceil(p/64) limbs of a mantissa m (exponent 0): prints
+/// `sq` and the square (0.m)² rounded to p bits by `hl_sqr`.
 const HARNESS: &str = r#"
 static double bits_f(unsigned long long v) { return __longlong_as_double((long long)v); }
 static unsigned long long f_bits(double d) { return (unsigned long long)__double_as_longlong(d); }
@@ -92,6 +94,26 @@ int main() {
     unsigned p;
     while (scanf("%d %d %u", &mode, &L, &p) == 3) {
         std::vector<double> a, b, x0, y0;
+        if (mode == 2) {
+            int n = limb_limbs(p);
+            std::vector<u64> m(n), out(n), w(2 * n + 4), om(n);
+            for (int j = 0; j < n; ++j)
+                if (scanf("%llu", &m[j]) != 1) return 2;
+            LimbNum x;
+            x.kind = LK_NORMAL;
+            x.neg = 0;
+            x.exp = 0;
+            x.m = m.data();
+            x.n = n;
+            LimbRes r = hl_sqr(x, p, LR_N, out.data(), w.data());
+            std::vector<int> oe(1, r.kind == LK_NORMAL ? (int)r.exp : 0);
+            std::vector<unsigned char> ok(1, (unsigned char)(r.kind | (r.neg << 2)));
+            for (int j = 0; j < n; ++j) om[j] = r.kind == LK_NORMAL ? out[j] : 0;
+            printf("sq");
+            print_num(n, 1, 0, om, oe, ok);
+            printf("\n");
+            continue;
+        }
         if (mode == 0) {
             unsigned np, ni, pmax;
             unsigned long long nt, tolb, escb;
@@ -166,7 +188,7 @@ fn limb_search_cuda_source_matches_the_cpu_reference_bit_for_bit() {
     let src = format!(
         "{}{}{}",
         include_str!("cpu_shim/shim.h"),
-        henon_limb_program().source(1, "double"),
+        henon_limb_program(2).unwrap().source(1, "double"),
         HARNESS
     );
     let exe = build(&cxx, &dir, "henon_limb", &src);
@@ -206,6 +228,14 @@ fn limb_search_cuda_source_matches_the_cpu_reference_bit_for_bit() {
             let v: Vec<f64> = pairs.iter().map(|t| [t.0, t.1, t.2, t.3][k]).collect();
             input += &bits_line(&v);
         }
+    }
+    let squares = square_operands();
+    for (p, m) in &squares {
+        input += &format!("2 0 {p}");
+        for l in m {
+            input += &format!(" {l}");
+        }
+        input.push('\n');
     }
     let out = run_with_input(&exe, &input);
     let mut lines = out.lines();
@@ -256,11 +286,57 @@ fn limb_search_cuda_source_matches_the_cpu_reference_bit_for_bit() {
             );
         }
     }
+    // hl_sqr (the kernel's x·x) against MPFR's square of the same mantissa.
+    for (p, m) in &squares {
+        let line = lines.next().expect("a line per square");
+        let mut it = line.split_whitespace();
+        assert_eq!(it.next(), Some("sq"));
+        let got = number(&mut it, *p).to_rug();
+        let n = m.len() as u32;
+        let x = Float::with_val(64 * n, Integer::from_digits(m, Order::Lsf)) >> (64 * n);
+        let want = Float::with_val(*p, x.square_ref());
+        assert!(
+            got == want && got.prec() == want.prec(),
+            "{p} bits, square of {m:x?}: hl_sqr {got}, MPFR {want}"
+        );
+    }
     assert!(lines.next().is_none(), "extra output");
     // The batch must exercise every status but `Unconfirmed` (rare by design) and real cycles
     // at every precision.
     assert!(statuses.contains(&OrbitStatus::Escaped) && statuses.contains(&OrbitStatus::NoCycle));
     assert!(cycles >= 2 * precs.len(), "{cycles} cycles");
+}
+
+/// Mantissas (top bit set, zero below the precision) to square at several precisions: all
+/// ones (the longest carries), a power of two, 1/2 + one ulp, and pseudo-random ones (about
+/// half of whose squares need the normalizing shift).
+fn square_operands() -> Vec<(u32, Vec<u64>)> {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut out = Vec::new();
+    for p in [64u32, 113, 128, 200, 424, 848, 1696, 4096] {
+        let n = p.div_ceil(64) as usize;
+        let sh = 64 * n as u32 - p;
+        let fix = |mut m: Vec<u64>| {
+            m[0] &= if sh == 0 { !0 } else { !((1u64 << sh) - 1) };
+            m[n - 1] |= 1 << 63;
+            m
+        };
+        out.push((p, fix(vec![!0u64; n])));
+        out.push((p, fix(vec![0u64; n])));
+        let mut ulp = vec![0u64; n];
+        ulp[0] = 1u64 << sh;
+        out.push((p, fix(ulp)));
+        for _ in 0..6 {
+            out.push((p, fix((0..n).map(|_| next()).collect())));
+        }
+    }
+    out
 }
 
 /// The same operation sequence in MPFR at precision `prec` (round to nearest): a, b and 1 as

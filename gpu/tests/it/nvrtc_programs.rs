@@ -35,12 +35,15 @@ fn application_programs_compile_with_nvrtc_when_present() {
 
 #[test]
 fn multi_limb_programs_compile_with_nvrtc_when_present() {
-    use expanse_gpu::henon_limb::HENON_LIMB_PROGRAM;
+    use expanse_gpu::henon_limb::henon_limb_program;
     use expanse_gpu::limb_blas::LIMB_EXT_PROGRAM;
     use expanse_gpu::limb_quad::LIMB_FN_PROGRAMS;
-    if !compiles::<f64, 1>(&HENON_LIMB_PROGRAM) {
+    // The Hénon programs differ only in their capacity: the smallest and the largest.
+    if !compiles::<f64, 1>(henon_limb_program(2).unwrap()) {
         return;
     }
+    assert!(compiles::<f64, 1>(henon_limb_program(64).unwrap()));
+    assert!(henon_limb_program(3).is_none());
     assert!(compiles::<f64, 1>(&LIMB_EXT_PROGRAM));
     for p in &LIMB_FN_PROGRAMS {
         assert!(compiles::<f64, 1>(p));
