@@ -245,10 +245,26 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         self.add(&other.neg())
     }
 
-    /// Accurate addition of a machine number; bound [`crate::bounds::add_rel_bound`].
+    /// Accurate addition of a machine number; bound [`crate::bounds::add_rel_bound`]. The
+    /// same result, bit for bit, as `self.add(&Self::from_term(t))` (see [`fast_add_term`]).
     #[inline]
     pub fn add_term(&self, t: T) -> Self {
-        self.add(&Self::from_term(t))
+        // lead_or_nonfinite of the one-term expansion t is t.
+        let naive = lead_or_nonfinite(self) + t;
+        if !naive.is_finite() || N == 1 {
+            return Self::from_term(naive);
+        }
+        if N == 2 {
+            let (h, l) = dw::add_dw((self.terms[0], self.terms[1]), (t, T::ZERO));
+            let mut out = [T::ZERO; N];
+            out[0] = h;
+            out[1] = l;
+            return settle(out, naive);
+        }
+        match fast_add_term(&self.terms, t) {
+            Some(out) => settle(out, naive),
+            None => reference_add(self, &Self::from_term(t)),
+        }
     }
 
     /// Accurate multiplication. Relative error ≤ [`crate::bounds::mul_rel_bound`].
@@ -499,6 +515,30 @@ fn fast_add<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
         v[2 * i + 1] = b;
     }
     certified_round::<T, N>(&mut v[..2 * N])
+}
+
+/// [`fast_add`] of x and the one-term expansion (t, 0, …, 0), with the N − 1 zeros left out
+/// of the list: v = (larger of x₀ and t, the other, x₁, …, x_{N−1}) instead of
+/// (…, x₁, 0, x₂, 0, …, x_{N−1}, 0). The result is the same, bit for bit: a zero entry is a
+/// no-op in every step of [`certified_round`]. In VecSum 2Sum(0, s) = (s, 0) and
+/// 2Sum(x, ±0) = (x, 0), so the pass maps the list to one with the same non-zero entries in
+/// the same order, zeros (of either sign) between them; in VecSumErrBranch 2Sum(ε, ±0) has
+/// error 0 and sum ε (a zero ε is never emitted, and 2Sum(±0, v) = (v, 0)), so the emitted
+/// terms, the stopping point and the certificate's in-order tail sum (a + |0| = a for a ≥ 0)
+/// are unchanged; zeros never become output terms, so their signs do not matter.
+#[inline(always)]
+fn fast_add_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 9];
+    // The pair order of `fast_add` (x first on ties); for i ≥ 1 the pair is (x_i, 0).
+    let (a, b) = if x[0].abs() >= t.abs() {
+        (x[0], t)
+    } else {
+        (t, x[0])
+    };
+    v[0] = a;
+    v[1] = b;
+    v[2..N + 1].copy_from_slice(&x[1..N]);
+    certified_round::<T, N>(&mut v[..N + 1])
 }
 
 /// Fast path of [`Expansion::mul`] for N ≥ 3; `None` when the certificate fails.
