@@ -153,6 +153,104 @@ pub struct CompactResult<T: FloatTerm, const N: usize> {
     pub counts: [u64; 4],
     /// (orbit index, record) of every `Unconfirmed` or `Cycle` orbit.
     pub kept: Vec<(u64, OrbitRecord<T, N>)>,
+    /// Where the call's time went.
+    pub profile: LaunchProfile,
+}
+
+/// Where the time of the compact and sparse orbit paths went, per call (host clocks around
+/// each step; the kernel is timed from its launch to the end of a stream synchronisation, so
+/// it holds nothing but the kernel and the launch overhead). With several GPUs the times are
+/// those of the slowest device (they run concurrently) and the counts are sums.
+///
+/// The kernel adds up, over its threads, the `clock64` cycles each spent in the three phases
+/// of the contract ([`Self::phase_cycles`]); their shares, applied to [`Self::kernel_s`], say
+/// how the kernel's time divides between the transient and the close-return and confirmation
+/// phases (a thread's cycles include the time its warp spends on the other lanes' phases).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LaunchProfile {
+    /// Compiling (NVRTC) and loading the kernels, when this call was the first to need them.
+    pub setup_s: f64,
+    /// Uploading parameters and initial points.
+    pub upload_s: f64,
+    /// The orbit kernels, launch to completion.
+    pub kernel_s: f64,
+    /// Downloading the status counters and the kept records.
+    pub download_s: f64,
+    /// Host work on the records (assembly from the downloaded columns, ordering).
+    pub host_s: f64,
+    /// Kernel launches.
+    pub launches: u64,
+    /// Orbits run.
+    pub orbits: u64,
+    /// The largest launch, in orbits (one thread each).
+    pub max_launch_orbits: u64,
+    /// Threads per block of the orbit kernel.
+    pub block_threads: u32,
+    /// Streaming multiprocessors of the GPUs used.
+    pub multiprocessors: u64,
+    /// Thread cycles (`clock64`, summed over the threads) in the transient, the close-return
+    /// search and the confirmation.
+    pub phase_cycles: [u64; 3],
+}
+
+impl LaunchProfile {
+    /// Adds `o`, a later call on the same GPUs: times and counts add up.
+    pub fn add(&mut self, o: &Self) {
+        self.setup_s += o.setup_s;
+        self.upload_s += o.upload_s;
+        self.kernel_s += o.kernel_s;
+        self.download_s += o.download_s;
+        self.host_s += o.host_s;
+        self.launches += o.launches;
+        self.orbits += o.orbits;
+        self.max_launch_orbits = self.max_launch_orbits.max(o.max_launch_orbits);
+        self.block_threads = self.block_threads.max(o.block_threads);
+        self.multiprocessors = self.multiprocessors.max(o.multiprocessors);
+        for k in 0..3 {
+            self.phase_cycles[k] = self.phase_cycles[k].saturating_add(o.phase_cycles[k]);
+        }
+    }
+
+    /// Combines the profiles of GPUs that ran concurrently: times are the largest, counts
+    /// (launches, orbits, multiprocessors, cycles) add up.
+    pub fn concurrent(parts: &[Self]) -> Self {
+        let mut out = Self::default();
+        for p in parts {
+            out.setup_s = out.setup_s.max(p.setup_s);
+            out.upload_s = out.upload_s.max(p.upload_s);
+            out.kernel_s = out.kernel_s.max(p.kernel_s);
+            out.download_s = out.download_s.max(p.download_s);
+            out.host_s = out.host_s.max(p.host_s);
+            out.launches += p.launches;
+            out.orbits += p.orbits;
+            out.max_launch_orbits = out.max_launch_orbits.max(p.max_launch_orbits);
+            out.block_threads = out.block_threads.max(p.block_threads);
+            out.multiprocessors += p.multiprocessors;
+            for k in 0..3 {
+                out.phase_cycles[k] = out.phase_cycles[k].saturating_add(p.phase_cycles[k]);
+            }
+        }
+        out
+    }
+
+    /// The shares of the transient, close-return and confirmation phases in the threads'
+    /// cycles (zeros when nothing was counted).
+    pub fn phase_shares(&self) -> [f64; 3] {
+        let total: f64 = self.phase_cycles.iter().map(|&c| c as f64).sum();
+        if total > 0.0 {
+            self.phase_cycles.map(|c| c as f64 / total)
+        } else {
+            [0.0; 3]
+        }
+    }
+
+    /// Warps of the largest launch per SM sub-partition (4 per SM), the measure of how much
+    /// independent work a launch offers each warp scheduler: a latency-bound FP64 dependency
+    /// chain needs several warps per sub-partition to keep the FP64 pipe busy.
+    pub fn warps_per_scheduler(&self) -> f64 {
+        let warps = self.max_launch_orbits.div_ceil(32) as f64;
+        warps / (4 * self.multiprocessors.max(1)) as f64
+    }
 }
 
 pub(crate) fn drv(context: &str, e: impl std::fmt::Debug) -> GpuError {
@@ -579,9 +677,12 @@ impl GpuContext {
     ) -> Result<CompactResult<T, N>, GpuError> {
         let parts = self.split(batch, &range)?;
         let results = self.on_devices(parts, |dev, r| self.run_compact(dev, batch, r, mode))?;
+        let profile =
+            LaunchProfile::concurrent(&results.iter().map(|r| r.profile).collect::<Vec<_>>());
         let mut out = CompactResult {
             counts: [0; 4],
             kept: Vec::new(),
+            profile,
         };
         for r in results {
             for s in 0..4 {
@@ -590,7 +691,9 @@ impl GpuContext {
             out.kept.extend(r.kept);
         }
         // Orbit indices are unique, so an unstable sort gives the one order.
+        let t = std::time::Instant::now();
         out.kept.sort_unstable_by_key(|(g, _)| *g);
+        out.profile.host_s += t.elapsed().as_secs_f64();
         Ok(out)
     }
 
@@ -736,7 +839,7 @@ impl GpuContext {
         b.arg(&mut bufs.index);
         b.arg(&mut bufs.counters);
         // SAFETY: the argument list matches ORBITS_ARGS in cuda/orbits.cu; every buffer holds at
-        // least `capacity` (records) or 5 (counters) elements and the grid covers `count`.
+        // least `capacity` (records) or 8 (counters) elements and the grid covers `count`.
         unsafe { b.launch(cfg) }.map_err(|e| drv("launching the orbit kernel", e))?;
         Ok(())
     }
@@ -747,8 +850,19 @@ impl GpuContext {
         n: usize,
         capacity: usize,
     ) -> Result<Vec<OrbitRecord<T, N>>, GpuError> {
+        Ok(Self::records_timed::<T, N>(dev, bufs, n, capacity)?.0)
+    }
+
+    /// [`Self::records`] and the seconds spent downloading (the rest is host assembly).
+    fn records_timed<T: GpuTerm, const N: usize>(
+        dev: &Device,
+        bufs: &Buffers<T>,
+        n: usize,
+        capacity: usize,
+    ) -> Result<(Vec<OrbitRecord<T, N>>, f64), GpuError> {
         // Only the first n records come back (a launch writes records 0..n; the buffers hold
         // `capacity`): term k of record i is at k·capacity + i, so each term is one slice.
+        let t = std::time::Instant::now();
         let s = &dev.stream;
         let dl = |e| drv("download", e);
         let status: Vec<u32> = s.clone_dtoh(&bufs.status.slice(..n)).map_err(dl)?;
@@ -764,6 +878,7 @@ impl GpuContext {
             xs.push(s.clone_dtoh(&bufs.x.slice(range.clone())).map_err(dl)?);
             ys.push(s.clone_dtoh(&bufs.y.slice(range)).map_err(dl)?);
         }
+        let download_s = t.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let status = OrbitStatus::from_code(status[i]).ok_or_else(|| {
@@ -789,7 +904,7 @@ impl GpuContext {
                 y,
             });
         }
-        Ok(out)
+        Ok((out, download_s))
     }
 
     fn run_full<T: GpuTerm, const N: usize>(
@@ -833,12 +948,29 @@ impl GpuContext {
         let mut out = CompactResult {
             counts: [0; 4],
             kept: Vec::new(),
+            profile: LaunchProfile {
+                block_threads: BLOCK,
+                multiprocessors: dev.info.multiprocessors.max(1) as u64,
+                ..Default::default()
+            },
         };
         let total = range.end - range.start;
         if total == 0 {
             return Ok(out);
         }
+        let clock = std::time::Instant::now;
+        let prof = &mut out.profile;
+        let t = clock();
+        // Compiled and loaded here on first use (then cached), so the launch below is not
+        // charged with it.
+        self.funcs::<T, N>(dev)?;
+        prof.setup_s += t.elapsed().as_secs_f64();
+        let t = clock();
         let inputs = Self::upload(dev, batch)?;
+        dev.stream
+            .synchronize()
+            .map_err(|e| drv("uploading the batch", e))?;
+        prof.upload_s += t.elapsed().as_secs_f64();
         let chunk = Self::chunk_len::<N>(dev, true).min(total);
         // Room for every orbit of a launch: a search in a region full of sinks keeps most of
         // its orbits (a ∈ [1.2, 1.3] at b = 0.3: more than a quarter), and an overflow means
@@ -850,21 +982,38 @@ impl GpuContext {
         let mut first = range.start;
         while first < range.end {
             let count = chunk.min(range.end - first);
+            let prof = &mut out.profile;
+            let t = clock();
             dev.stream
                 .memset_zeros(&mut bufs.counters)
                 .map_err(|e| drv("clearing counters", e))?;
             self.launch::<T, N>(dev, batch, &inputs, first, count, mode, capacity, &mut bufs)?;
+            dev.stream
+                .synchronize()
+                .map_err(|e| drv("running the orbit kernel", e))?;
+            prof.kernel_s += t.elapsed().as_secs_f64();
+            prof.launches += 1;
+            prof.orbits += count;
+            prof.max_launch_orbits = prof.max_launch_orbits.max(count);
+            let t = clock();
             let counters: Vec<u64> = dev
                 .stream
                 .clone_dtoh(&bufs.counters)
                 .map_err(|e| drv("download", e))?;
+            prof.download_s += t.elapsed().as_secs_f64();
             for s in 0..4 {
                 out.counts[s] += counters[s];
+            }
+            for k in 0..3 {
+                prof.phase_cycles[k] = prof.phase_cycles[k].saturating_add(counters[5 + k]);
             }
             let kept = counters[4];
             if kept > capacity {
                 // More interesting orbits than slots: redo this chunk with full records.
+                let t = clock();
                 let recs = self.run_full(dev, batch, first..first + count)?;
+                out.profile.kernel_s += t.elapsed().as_secs_f64();
+                out.profile.launches += 1;
                 for (j, r) in recs.into_iter().enumerate() {
                     let keep = match r.status {
                         OrbitStatus::Cycle | OrbitStatus::Unconfirmed => true,
@@ -876,13 +1025,21 @@ impl GpuContext {
                     }
                 }
             } else if kept > 0 {
-                let recs = Self::records::<T, N>(dev, &bufs, kept as usize, capacity as usize)?;
+                let t = clock();
+                let (recs, dl) =
+                    Self::records_timed::<T, N>(dev, &bufs, kept as usize, capacity as usize)?;
+                out.profile.host_s += t.elapsed().as_secs_f64() - dl;
+                let t = clock();
                 let index: Vec<u64> = dev
                     .stream
                     .clone_dtoh(&bufs.index.slice(..kept as usize))
                     .map_err(|e| drv("download", e))?;
+                let prof = &mut out.profile;
+                prof.download_s += dl + t.elapsed().as_secs_f64();
+                let t = clock();
                 out.kept
                     .extend(index.into_iter().take(kept as usize).zip(recs));
+                out.profile.host_s += t.elapsed().as_secs_f64();
             }
             first += count;
         }
@@ -917,7 +1074,9 @@ impl<T: GpuTerm> Buffers<T> {
             x: s.alloc_zeros(cap * n).map_err(|e| a("x", e))?,
             y: s.alloc_zeros(cap * n).map_err(|e| a("y", e))?,
             index: s.alloc_zeros(cap).map_err(|e| a("index", e))?,
-            counters: s.alloc_zeros(5).map_err(|e| a("counters", e))?,
+            // [escaped, no-cycle, unconfirmed, cycle, kept, transient, close-return and
+            // confirmation cycles] (ORBITS_ARGS in cuda/orbits.cu).
+            counters: s.alloc_zeros(8).map_err(|e| a("counters", e))?,
         })
     }
 }
@@ -1006,6 +1165,36 @@ mod tests {
             Ok(ctx) => assert!(!ctx.devices().is_empty() && !ctx.describe().is_empty()),
             Err(u) => assert!(u.reason.len() > 10, "{u}"),
         }
+    }
+
+    #[test]
+    fn launch_profiles_add_over_calls_and_take_the_slowest_of_concurrent_gpus() {
+        let p = |kernel_s: f64, orbits: u64, cycles: [u64; 3]| LaunchProfile {
+            setup_s: 0.5,
+            upload_s: 0.01,
+            kernel_s,
+            download_s: 0.02,
+            host_s: 0.03,
+            launches: 1,
+            orbits,
+            max_launch_orbits: orbits,
+            block_threads: 128,
+            multiprocessors: 132,
+            phase_cycles: cycles,
+        };
+        let (a, b) = (p(2.0, 16_000, [90, 6, 4]), p(3.0, 8_000, [10, 4, 0]));
+        let c = LaunchProfile::concurrent(&[a, b]);
+        assert_eq!((c.kernel_s, c.setup_s), (3.0, 0.5));
+        assert_eq!((c.orbits, c.launches, c.multiprocessors), (24_000, 2, 264));
+        assert_eq!(c.phase_cycles, [100, 10, 4]);
+        let mut s = a;
+        s.add(&b);
+        assert_eq!((s.kernel_s, s.setup_s, s.orbits), (5.0, 1.0, 24_000));
+        assert_eq!((s.max_launch_orbits, s.multiprocessors), (16_000, 132));
+        // 16 000 orbits = 500 warps on 132 × 4 warp schedulers.
+        assert!((s.warps_per_scheduler() - 500.0 / 528.0).abs() < 1e-12);
+        assert_eq!(c.phase_shares(), [100.0 / 114.0, 10.0 / 114.0, 4.0 / 114.0]);
+        assert_eq!(LaunchProfile::default().phase_shares(), [0.0; 3]);
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub use contract::{
 };
 pub use device::{
     compile_program_ptx, compile_ptx, kernel_source, CompactResult, CudaProgram, DeviceInfo,
-    DeviceSelection, GpuContext, GpuTerm, KERNEL_SOURCE, ORBITS_PROGRAM, PRELUDE,
+    DeviceSelection, GpuContext, GpuTerm, LaunchProfile, KERNEL_SOURCE, ORBITS_PROGRAM, PRELUDE,
 };
 pub use error::{GpuError, GpuErrorKind, GpuUnavailable};
 pub use functions::{

@@ -115,6 +115,104 @@ pub trait Backend: Sync {
             self.chunk_orbits(),
         )
     }
+    /// One-time work for `job` that a caller may do before timing a run (the GPU compiles
+    /// and loads its kernels); by default nothing. Without it, the first chunk does it.
+    fn prepare(&self, _job: &OrbitJob) -> Result<(), Error> {
+        Ok(())
+    }
+    /// Where this backend's time went since it was made, when it keeps account (the GPU
+    /// backend does); by default `None`.
+    fn profile(&self) -> Option<BackendProfile> {
+        None
+    }
+}
+
+/// Where a backend's time went ([`Backend::profile`]), summed over the chunks it ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BackendProfile {
+    /// Chunks run.
+    pub chunks: u64,
+    /// Wall time inside the backend's run calls (in the engine, the worker thread's busy
+    /// time: what is left of a run's wall time is the engine's own, not overlapped).
+    pub busy_s: f64,
+    /// Turning the GPU crate's records into this crate's.
+    pub convert_s: f64,
+    /// The orbit launches (`None` for a limb-precision search).
+    pub gpu: Option<expanse_gpu::LaunchProfile>,
+}
+
+/// The account of one run's time by phase (`expanse search --profile`): the wall time of
+/// [`crate::engine::run_search`] split into the backend's steps and the engine's own work,
+/// with the kernel-only iteration rate beside the end-to-end one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunBreakdown {
+    /// Wall time of the run.
+    pub wall_s: f64,
+    /// Map iterations of the run.
+    pub iterations: u64,
+    /// Kernel compile and load inside the run (zero when prepared before it).
+    pub setup_s: f64,
+    /// Uploads.
+    pub upload_s: f64,
+    /// Kernels, launch to completion.
+    pub kernel_s: f64,
+    /// The kernels' time split by the threads' cycle shares: transient, close-return search,
+    /// confirmation.
+    pub phases_s: [f64; 3],
+    /// Downloads.
+    pub download_s: f64,
+    /// Host work on records inside the backend (assembly, ordering, conversion).
+    pub host_s: f64,
+    /// The rest of the backend's busy time (launch bookkeeping, building a chunk's batch).
+    pub backend_other_s: f64,
+    /// Wall time outside the backend (files, candidate lines, progress; the last chunk's
+    /// writing and any wait for the writer): not overlapped with the GPU.
+    pub engine_s: f64,
+    /// Chunks and kernel launches.
+    pub chunks: u64,
+    /// Kernel launches.
+    pub launches: u64,
+    /// Warps of the largest launch per SM sub-partition ([`expanse_gpu::LaunchProfile::warps_per_scheduler`]).
+    pub warps_per_scheduler: f64,
+}
+
+impl RunBreakdown {
+    /// The breakdown of a run of `iterations` iterations in `wall_s` seconds whose backend
+    /// reported `p`.
+    pub fn new(wall_s: f64, iterations: u64, p: &BackendProfile) -> Self {
+        let g = p.gpu.unwrap_or_default();
+        let shares = g.phase_shares();
+        let in_backend = g.setup_s + g.upload_s + g.kernel_s + g.download_s + g.host_s;
+        Self {
+            wall_s,
+            iterations,
+            setup_s: g.setup_s,
+            upload_s: g.upload_s,
+            kernel_s: g.kernel_s,
+            phases_s: shares.map(|s| s * g.kernel_s),
+            download_s: g.download_s,
+            host_s: g.host_s + p.convert_s,
+            backend_other_s: (p.busy_s - in_backend - p.convert_s).max(0.0),
+            engine_s: (wall_s - p.busy_s).max(0.0),
+            chunks: p.chunks,
+            launches: g.launches,
+            warps_per_scheduler: g.warps_per_scheduler(),
+        }
+    }
+
+    /// Iterations per second of the kernels alone (zero when no kernel time was recorded).
+    pub fn kernel_rate(&self) -> f64 {
+        if self.kernel_s > 0.0 {
+            self.iterations as f64 / self.kernel_s
+        } else {
+            0.0
+        }
+    }
+
+    /// Iterations per second over the run's wall time.
+    pub fn end_to_end_rate(&self) -> f64 {
+        self.iterations as f64 / self.wall_s.max(1e-9)
+    }
 }
 
 /// The cost of one map step at `bits` bits in the limb float relative to one step in
@@ -227,6 +325,14 @@ impl Backend for CpuBackend {
 /// The GPU backend: the CUDA kernels of `expanse-gpu` on the GPUs of `--devices`.
 pub struct GpuBackend {
     ctx: expanse_gpu::GpuContext,
+    /// Where the time went ([`Backend::profile`]).
+    profile: std::sync::Mutex<BackendProfile>,
+}
+
+fn prepare_gpu<T: expanse_gpu::GpuTerm, const N: usize>(
+    ctx: &expanse_gpu::GpuContext,
+) -> Result<(), Error> {
+    ctx.prepare::<T, N>().map_err(gpu_failed)
 }
 
 fn gpu_failed(e: expanse_gpu::GpuError) -> Error {
@@ -282,11 +388,16 @@ fn run_gpu_sparse<T: expanse_gpu::GpuTerm, const N: usize>(
     job: &OrbitJob,
     chunk: &OrbitChunk,
     out: &mut SparseRecords,
+    profile: &mut BackendProfile,
 ) -> Result<(), Error> {
     let batch = gpu_batch::<T, N>(job, chunk);
     let res = ctx
         .run_orbits_sparse(&batch, 0..batch.len())
         .map_err(gpu_failed)?;
+    let mut g = profile.gpu.unwrap_or_default();
+    g.add(&res.profile);
+    profile.gpu = Some(g);
+    let t = std::time::Instant::now();
     let kept = res.kept.len() as u64;
     let absent = chunk.len() - kept.min(chunk.len());
     if kept + res.counts[1] != chunk.len() || absent != res.counts[1] {
@@ -305,6 +416,7 @@ fn run_gpu_sparse<T: expanse_gpu::GpuTerm, const N: usize>(
         .par_iter()
         .map(|(g, r)| (*g, from_gpu_record(r)))
         .collect();
+    profile.convert_s += t.elapsed().as_secs_f64();
     Ok(())
 }
 
@@ -365,15 +477,35 @@ impl Backend for GpuBackend {
         if chunk.is_empty() {
             return Ok(out);
         }
+        let t = std::time::Instant::now();
+        // The engine runs one chunk at a time, so this lock is never contended.
+        let mut profile = self.profile.lock().unwrap_or_else(|e| e.into_inner());
         if job.limb_bits.is_some() {
-            return crate::limb::run_gpu_sparse(&self.ctx, job, chunk);
+            let r = crate::limb::run_gpu_sparse(&self.ctx, job, chunk);
+            profile.chunks += 1;
+            profile.busy_s += t.elapsed().as_secs_f64();
+            return r;
         }
-        dispatch!(
+        let r = dispatch!(
             job.base,
             job.terms,
-            run_gpu_sparse(&self.ctx, job, chunk, &mut out)
-        )?;
+            run_gpu_sparse(&self.ctx, job, chunk, &mut out, &mut profile)
+        );
+        profile.chunks += 1;
+        profile.busy_s += t.elapsed().as_secs_f64();
+        r?;
         Ok(out)
+    }
+
+    fn prepare(&self, job: &OrbitJob) -> Result<(), Error> {
+        if job.limb_bits.is_some() {
+            return Ok(());
+        }
+        dispatch!(job.base, job.terms, prepare_gpu(&self.ctx))
+    }
+
+    fn profile(&self) -> Option<BackendProfile> {
+        Some(*self.profile.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     fn run(&self, job: &OrbitJob, chunk: &OrbitChunk) -> Result<Vec<OrbitRecord>, Error> {
@@ -434,7 +566,10 @@ fn probe_gpu(devices: &str) -> Result<Result<GpuBackend, String>, Error> {
         .parse()
         .map_err(|e: String| Error::new(ErrorKind::InvalidSpec, e))?;
     Ok(match expanse_gpu::GpuContext::probe_devices(&sel) {
-        Ok(ctx) => Ok(GpuBackend { ctx }),
+        Ok(ctx) => Ok(GpuBackend {
+            ctx,
+            profile: Default::default(),
+        }),
         Err(u) => Err(u.reason),
     })
 }
@@ -476,6 +611,48 @@ pub fn select_backend(choice: BackendChoice, devices: &str) -> Result<Selected, 
 mod tests {
     use super::*;
     use crate::orbit::run_orbit;
+
+    #[test]
+    fn run_breakdown_accounts_for_the_wall_time() {
+        let gpu = expanse_gpu::LaunchProfile {
+            setup_s: 0.25,
+            upload_s: 0.125,
+            kernel_s: 8.0,
+            download_s: 0.5,
+            host_s: 0.25,
+            launches: 2,
+            orbits: 16_000,
+            max_launch_orbits: 16_000,
+            block_threads: 128,
+            multiprocessors: 132,
+            phase_cycles: [3, 1, 0],
+        };
+        let p = BackendProfile {
+            chunks: 2,
+            busy_s: 9.5,
+            convert_s: 0.125,
+            gpu: Some(gpu),
+        };
+        let b = RunBreakdown::new(10.0, 4_000_000_000, &p);
+        assert_eq!(b.phases_s, [6.0, 2.0, 0.0]);
+        assert_eq!(b.host_s, 0.375);
+        assert_eq!(b.engine_s, 0.5);
+        assert_eq!(b.backend_other_s, 9.5 - 9.125 - 0.125);
+        let parts = b.setup_s
+            + b.upload_s
+            + b.kernel_s
+            + b.download_s
+            + b.host_s
+            + b.backend_other_s
+            + b.engine_s;
+        assert_eq!(parts, b.wall_s);
+        assert_eq!(b.kernel_rate(), 5e8);
+        assert_eq!(b.end_to_end_rate(), 4e8);
+        // A backend without launches (the CPU, a limb search): no kernel rate.
+        let none = RunBreakdown::new(1.0, 10, &BackendProfile::default());
+        assert_eq!((none.kernel_rate(), none.engine_s), (0.0, 1.0));
+        assert!(CpuBackend.profile().is_none());
+    }
 
     #[test]
     fn cpu_backend_equals_the_one_orbit_reference_for_every_width() {

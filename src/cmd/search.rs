@@ -2,7 +2,7 @@
 //! backend, run, show progress (a bar on a terminal, plain lines otherwise, nothing with
 //! `--quiet`) and print the summary. All the work and all file handling is in the library.
 use super::{CliError, CmdResult, Outcome};
-use expanse_search::backend::{select_backend, BackendChoice};
+use expanse_search::backend::{select_backend, BackendChoice, RunBreakdown};
 use expanse_search::engine::{merge, run_search, Progress, RunOptions, Shard};
 use expanse_search::files::Summary;
 use expanse_search::spec::{RawSpec, SearchSpec};
@@ -78,6 +78,11 @@ pub struct Args {
     /// Parameters per chunk (the unit of checkpointing); default about 2^30 iterations.
     #[arg(long)]
     pub chunk_size: Option<u64>,
+    /// Print where the time went: kernel compile, uploads, kernels (split into transient,
+    /// close-return and confirmation by the threads' cycles), downloads, host work, the
+    /// engine's files; and the kernel-only rate beside the end-to-end one.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// Arguments of `expanse merge`.
@@ -226,6 +231,11 @@ pub fn run(args: Args) -> CmdResult {
         last: None,
     };
     let quiet = args.quiet;
+    // One-time work (the GPU's kernel compile and load) before the run, as `expanse bench gpu`
+    // does before timing: the run's rate is that of the search, the setup is printed apart.
+    let t = Instant::now();
+    selected.backend.prepare(&spec.job).map_err(to_cli)?;
+    let setup_s = t.elapsed().as_secs_f64();
     let report = run_search(&spec, &opts, selected.backend.as_ref(), &mut |p| {
         if !quiet || p.took_over_lock_of.is_some() {
             view.show(p)
@@ -248,8 +258,51 @@ pub fn run(args: Args) -> CmdResult {
             String::new()
         }
     );
+    if setup_s >= 0.001 {
+        println!("setup: {setup_s:.3} s before the run (kernel compile and load)");
+    }
+    if args.profile {
+        match selected.backend.profile() {
+            Some(p) => print_breakdown(&RunBreakdown::new(
+                report.elapsed.as_secs_f64(),
+                report.session_iterations,
+                &p,
+            )),
+            None => println!("profile: this backend keeps no account of its time"),
+        }
+    }
     println!("wrote {}", args.out.display());
     Ok(Outcome::Success)
+}
+
+/// Prints `--profile`'s account of the run.
+fn print_breakdown(b: &RunBreakdown) {
+    let pct = |s: f64| 100.0 * s / b.wall_s.max(1e-9);
+    println!(
+        "profile: wall {:.3} s in {} chunks, {} launches; largest launch {:.2} warps per SM sub-partition",
+        b.wall_s, b.chunks, b.launches, b.warps_per_scheduler
+    );
+    let rows = [
+        ("kernel compile + load in the run", b.setup_s),
+        ("uploads", b.upload_s),
+        ("kernels", b.kernel_s),
+        ("  transient (thread-cycle share)", b.phases_s[0]),
+        ("  close-return search", b.phases_s[1]),
+        ("  confirmation", b.phases_s[2]),
+        ("downloads", b.download_s),
+        ("host work on records", b.host_s),
+        ("backend, other", b.backend_other_s),
+        ("engine (files, lines; not overlapped)", b.engine_s),
+    ];
+    for (what, s) in rows {
+        println!("profile:   {what:<40} {s:>9.3} s  {:>5.1} %", pct(s));
+    }
+    let k = b.kernel_rate();
+    let e = b.end_to_end_rate();
+    println!(
+        "profile: kernel-only rate {k:.3e} iterations/s; end-to-end {e:.3e} ({:.1} % of kernel-only)",
+        if k > 0.0 { 100.0 * e / k } else { 0.0 }
+    );
 }
 
 /// Runs `expanse merge`.

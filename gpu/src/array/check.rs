@@ -283,9 +283,13 @@ fn compare_impl<T: ArrayTerm, const N: usize>(
         d.exps(name, &v(&a.value)?, &v(&b.value)?);
         d.f64s(name, &a.err.to_vec()?, &b.err.to_vec()?);
     }
-    // GEMV with 8 chunks of 32 and a ragged end (a three-level chunk tree), both ways.
-    if len >= 33 * 229 {
-        let (r, c) = (33, 229);
+    // GEMV with 8 chunks of 32 and a ragged end (a three-level chunk tree), both ways; and
+    // with 66 chunks (the device's finish kernel takes them in groups of 32 per warp: two
+    // full groups and a ragged one, whose totals are merged by its stack).
+    for (r, c) in [(33, 229), (3, 2100)] {
+        if len < r * c {
+            continue;
+        }
         let (da, ha) = (
             dev.matrix(r, c, &xs[..r * c])?,
             host.matrix(r, c, &xs[..r * c])?,

@@ -967,7 +967,8 @@ impl DeviceBackend {
             inst(a),
             dev,
             "blas_gemv_finish",
-            self.grid(dev, out_len),
+            // One warp per output (GEMV_FIN_OUTS = 8 outputs per block of 256).
+            self.grid(dev, out_len * 32),
             &[
                 dbuf(&part).arg(),
                 aux.arg(),

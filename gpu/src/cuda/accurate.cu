@@ -18,7 +18,11 @@
 // public entry points at N = NT terms on the prelude's E are at the end of this file:
 //
 //   acc_zero, acc_from, acc_neg, acc_add, acc_sub, acc_add_term, acc_mul, acc_sqr,
-//   acc_mul_term, acc_div, acc_div_term, acc_recip, acc_sqrt, acc_cmp.
+//   acc_mul_term, acc_div, acc_div_term, acc_recip, acc_sqrt, acc_cmp;
+//
+// and register-resident variants of the hot ones with the same results (acc_add_reg,
+// acc_sub_reg, acc_add_term_reg, acc_mul_reg, acc_sqr_reg, acc_mul_term_reg, acc_cmp_reg; generic
+// ac_add_reg<M>, ac_mul_reg<M>, ...), inlined, for the array and BLAS programs.
 //
 // Memory: the fast paths keep lists of up to 65 terms (mul at N = 8) in local arrays; the
 // exact fallback (rare) an ExactSum of 160 terms (1.3 KB for double) on the thread's stack.
@@ -800,6 +804,238 @@ template <int M> __device__ int ac_cmp(const X<M> &a, const X<M> &b) {
     return ac_signum<M>(ac_sub<M>(a, b));
 }
 
+// ---- register-resident fast paths (the array and BLAS programs) ----------------------------------
+//
+// The same operations as ac_add / ac_mul / ac_mul_term for M >= 3, with the certified
+// renormalisation (up to three passes of VecSum, then VecSumErrBranch with its certificate)
+// unrolled over the compile-time list length: every list index is a constant, so the lists stay
+// in registers (the generic code above indexes out[j] with a data-dependent j and loops over a
+// run-time length, which puts its arrays in local memory). VecSumErrBranch emits by
+// predication, out[i] = (emit && j == i) ? r : out[i] for every i, with the same 2Sum chain, the
+// same eps updates and the certificate's tail sum |eps| + |v[k]| + ... in the same order, so
+// each pass returns what the generic pass returns, bit for bit. When all three certificates
+// fail (rare) the thread runs the generic exact reference (ac_reference_*), as the generic
+// operation does.
+//
+// These are inlined into their callers (more code per call site than the ACC_HEAVY functions):
+// meant for programs with a few hot operations, not for functions.cu.
+
+// Test hook: a host build may define ACC_REG_NOTE(k) to record how an operation ended: k = 1, 2
+// or 3, the pass whose certificate held; 4, the exact reference.
+#ifndef ACC_REG_NOTE
+#define ACC_REG_NOTE(k)
+#endif
+
+// VecSum over v[0..L), L a compile-time constant >= 2 (ac_vec_sum unrolled).
+template <int L> __device__ __forceinline__ void ar_vec_sum(T (&v)[L]) {
+    T s = v[L - 1];
+#pragma unroll
+    for (int i = L - 2; i >= 0; --i) {
+        T hi, lo;
+        two_sum(v[i], s, hi, lo);
+        v[i + 1] = lo;
+        s = hi;
+    }
+    v[0] = s;
+}
+
+// ac_err_branch_certified<M> on v[0..L), unrolled and predicated; false when the certificate
+// fails. `full` is the generic code's `j == M` (its loop broke after consuming v[k]); from then
+// on the remaining |v[k]| are added to a = |eps| in order, as the generic tail loop does.
+template <int M, int L> __device__ __forceinline__ bool ar_err_branch_certified(const T (&v)[L], T (&res)[M]) {
+    T out[M];
+#pragma unroll
+    for (int i = 0; i < M; ++i) out[i] = T(0);
+    int j = 0;
+    bool full = false;
+    T eps = v[0];
+    T a = T(0);
+#pragma unroll
+    for (int k = 1; k < L; ++k) {
+        if (full) {
+            a = a + t_abs(v[k]);
+        } else {
+            T r, err;
+            two_sum(eps, v[k], r, err);
+            const bool emit = err != T(0);
+            // At most k terms were emitted before v[k]: slots i >= k cannot be hit (compile
+            // time).
+#pragma unroll
+            for (int i = 0; i < M; ++i)
+                if (i < k) out[i] = (emit && j == i) ? r : out[i];
+            eps = emit ? err : r;
+            j += emit ? 1 : 0;
+            if (j == M) {
+                full = true;
+                a = t_abs(eps);
+            }
+        }
+    }
+    if (!full) {
+        if (eps != T(0)) {
+#pragma unroll
+            for (int i = 0; i < M; ++i) out[i] = (j == i) ? eps : out[i];
+        }
+    } else {
+        const T four = T(1) + T(1) + T(1) + T(1);
+        const T three = T(1) + T(1) + T(1);
+        if (!(a * four <= t_ulp(out[M - 1]) * three)) return false;
+    }
+    if (!t_finite(out[0])) return false;
+    bool ok = true;
+#pragma unroll
+    for (int i = 1; i < M; ++i) ok = ok && (out[i] == T(0) || (out[i - 1] != T(0) && t_abs(out[i]) <= t_ulp(out[i - 1])));
+    if (!ok) return false;
+#pragma unroll
+    for (int i = 0; i < M; ++i) res[i] = out[i];
+    return true;
+}
+
+// ac_certified_round on v[0..L) in registers: up to three passes (VecSum in place, then the
+// certified VecSumErrBranch). The pass loop is not unrolled (its body is), to bound the code.
+template <int M, int L> __device__ __forceinline__ bool ar_certified_round(T (&v)[L], T (&out)[M]) {
+#pragma unroll 1
+    for (int pass = 0; pass < 3; ++pass) {
+        ar_vec_sum<L>(v);
+        if (ar_err_branch_certified<M, L>(v, out)) {
+            ACC_REG_NOTE(pass + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+// ac_settle with the result in registers.
+template <int M> __device__ __forceinline__ X<M> ar_settle(const T (&result)[M], T naive) {
+    if (!t_finite(naive)) return x_from<M>(naive);
+    bool fin = true;
+#pragma unroll
+    for (int k = 0; k < M; ++k) fin = fin && t_finite(result[k]);
+    if (!fin) return x_from<M>(t_nan());
+    if (result[0] == T(0)) return x_from<M>(naive == T(0) ? naive : T(0));
+    X<M> r;
+#pragma unroll
+    for (int k = 0; k < M; ++k) r.t[k] = result[k];
+    return r;
+}
+
+// ac_fast_add: the terms of x and y interleaved, larger magnitude first, renormalised.
+template <int M> __device__ __forceinline__ bool ar_fast_add(const X<M> &x, const X<M> &y, T (&out)[M]) {
+    T v[2 * M];
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+        const bool xf = t_abs(x.t[i]) >= t_abs(y.t[i]);
+        v[2 * i] = xf ? x.t[i] : y.t[i];
+        v[2 * i + 1] = xf ? y.t[i] : x.t[i];
+    }
+    return ar_certified_round<M, 2 * M>(v, out);
+}
+
+// ac_fast_mul's list: order k = 0 .. M - 1 occupies v[k^2 .. (k + 1)^2): the k + 1 leading
+// parts of x_i·y_(k-i), then the k errors of order k - 1; v[M^2] the accumulated last term.
+template <int M> __device__ __forceinline__ bool ar_fast_mul(const X<M> &x, const X<M> &y, T (&out)[M]) {
+    T v[M * M + 1];
+    T errs[M];
+#pragma unroll
+    for (int i = 0; i < M; ++i) errs[i] = T(0);
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+        T prev[M];
+#pragma unroll
+        for (int i = 0; i < M; ++i) prev[i] = errs[i];
+#pragma unroll
+        for (int i = 0; i <= k; ++i) {
+            T p, e;
+            two_prod(x.t[i], y.t[k - i], p, e);
+            v[k * k + i] = p;
+            errs[i] = e;
+        }
+#pragma unroll
+        for (int i = 0; i < k; ++i) v[k * k + k + 1 + i] = prev[i];
+    }
+    T t = errs[0];
+#pragma unroll
+    for (int i = 1; i < M; ++i) t = t + errs[i];
+#pragma unroll
+    for (int i = 1; i < M; ++i) t = fma(x.t[i], y.t[M - i], t);
+    v[M * M] = t;
+    return ar_certified_round<M, M * M + 1>(v, out);
+}
+
+// ac_fast_mul_term's list, renormalised.
+template <int M> __device__ __forceinline__ bool ar_fast_mul_term(const X<M> &x, T t, T (&out)[M]) {
+    T v[2 * M];
+    T prev_e = T(0);
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+        T p, e;
+        two_prod(x.t[i], t, p, e);
+        if (i == 0) {
+            v[0] = p;
+        } else {
+            v[2 * i - 1] = p;
+            v[2 * i] = prev_e;
+        }
+        prev_e = e;
+    }
+    v[2 * M - 1] = prev_e;
+    return ar_certified_round<M, 2 * M>(v, out);
+}
+
+// ac_add, register-resident for M >= 3.
+template <int M> __device__ __forceinline__ X<M> ac_add_reg(const X<M> &x, const X<M> &y) {
+    if constexpr (M < 3) {
+        return ac_add<M>(x, y);
+    } else {
+        const T naive = ac_lead(x) + ac_lead(y);
+        if (!t_finite(naive)) return x_from<M>(naive);
+        T out[M];
+        if (ar_fast_add<M>(x, y, out)) return ar_settle<M>(out, naive);
+        ACC_REG_NOTE(4);
+        return ac_reference_add<M>(x, y);
+    }
+}
+
+template <int M> __device__ __forceinline__ X<M> ac_sub_reg(const X<M> &x, const X<M> &y) { return ac_add_reg<M>(x, x_neg(y)); }
+
+// ac_mul, register-resident for M >= 3.
+template <int M> __device__ __forceinline__ X<M> ac_mul_reg(const X<M> &x, const X<M> &y) {
+    if constexpr (M < 3) {
+        return ac_mul<M>(x, y);
+    } else {
+        const T naive = ac_lead(x) * ac_lead(y);
+        if (!t_finite(naive)) return x_from<M>(naive);
+        T out[M];
+        if (ar_fast_mul<M>(x, y, out)) return ar_settle<M>(out, naive);
+        ACC_REG_NOTE(4);
+        return ac_reference_mul<M>(x, y);
+    }
+}
+
+// ac_mul_term, register-resident for M >= 3.
+template <int M> __device__ __forceinline__ X<M> ac_mul_term_reg(const X<M> &x, T t) {
+    if constexpr (M < 3) {
+        return ac_mul_term<M>(x, t);
+    } else {
+        const T naive = ac_lead(x) * t;
+        if (!t_finite(naive)) return x_from<M>(naive);
+        T out[M];
+        if (ar_fast_mul_term<M>(x, t, out)) return ar_settle<M>(out, naive);
+        ACC_REG_NOTE(4);
+        return ac_reference_mul_term<M>(x, t);
+    }
+}
+
+// ac_cmp with the register-resident subtraction.
+template <int M> __device__ __forceinline__ int ac_cmp_reg(const X<M> &a, const X<M> &b) {
+    if (x_isnan(a) || x_isnan(b)) return 2;
+    if (!t_finite(a.t[0]) || !t_finite(b.t[0])) {
+        T p = a.t[0], q = b.t[0];
+        return p < q ? -1 : (p > q ? 1 : 0);
+    }
+    return ac_signum<M>(ac_sub_reg<M>(a, b));
+}
+
 // ---- public entry points at N = NT terms on E -----------------------------------------------------
 
 __device__ __forceinline__ X<NT> x_of(const E &a) {
@@ -835,5 +1071,15 @@ __device__ E acc_sqrt(const E &a) { return e_of(ac_sqrt<NT>(x_of(a))); }
 // Exact comparison as `Expansion::cmp_value` / `PartialOrd`: -1 (a < b), 0 (a == b), 1 (a > b),
 // 2 when unordered (Rust's `None`: a NaN operand, or an overflow in the exact difference).
 __device__ int acc_cmp(const E &a, const E &b) { return ac_cmp<NT>(x_of(a), x_of(b)); }
+
+// The register-resident variants (same results; see "register-resident fast paths"), for the
+// array and BLAS programs.
+__device__ __forceinline__ E acc_add_reg(const E &a, const E &b) { return e_of(ac_add_reg<NT>(x_of(a), x_of(b))); }
+__device__ __forceinline__ E acc_sub_reg(const E &a, const E &b) { return e_of(ac_sub_reg<NT>(x_of(a), x_of(b))); }
+__device__ __forceinline__ E acc_add_term_reg(const E &a, T t) { return e_of(ac_add_reg<NT>(x_of(a), x_from<NT>(t))); }
+__device__ __forceinline__ E acc_mul_reg(const E &a, const E &b) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(b))); }
+__device__ __forceinline__ E acc_sqr_reg(const E &a) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(a))); }
+__device__ __forceinline__ E acc_mul_term_reg(const E &a, T t) { return e_of(ac_mul_term_reg<NT>(x_of(a), t)); }
+__device__ __forceinline__ int acc_cmp_reg(const E &a, const E &b) { return ac_cmp_reg<NT>(x_of(a), x_of(b)); }
 
 #endif // EXPANSE_ACCURATE_CU

@@ -1,7 +1,8 @@
 // expanse-gpu arrays: element-wise maps, reductions, the single-pass scan, sort and select over
 // arrays of N-term expansions in the interleaved layout (term k of element i at k*len + i).
 // Follows prelude.cu and accurate.cu (acc_* on E, and its generic ac_add<M> on X<M> for the
-// doubled-precision sum). The association orders are those of gpu/src/array/mod.rs ("Orders"),
+// doubled-precision sum); the hot operations use accurate.cu's register-resident variants
+// (acc_add_reg, acc_mul_reg, ac_add_reg<M>, ...: the same results, lists kept in registers). The association orders are those of gpu/src/array/mod.rs ("Orders"),
 // which the host backend (gpu/src/array/host.rs) repeats operation for operation: keep the two
 // in step; tests/it/arrays_on_cpu.rs (host build) and `expanse bench arrays --check` (device)
 // prove they agree bit for bit.
@@ -96,9 +97,9 @@ template <int M> __device__ __forceinline__ E e_of_x(const X<M> &a) {
 // ---- element-wise maps ------------------------------------------------------------------------
 
 template <int OP> __device__ __forceinline__ E map2_op(const E &a, const E &b) {
-    if constexpr (OP == 0) return acc_add(a, b);
-    else if constexpr (OP == 1) return acc_sub(a, b);
-    else if constexpr (OP == 2) return acc_mul(a, b);
+    if constexpr (OP == 0) return acc_add_reg(a, b);
+    else if constexpr (OP == 1) return acc_sub_reg(a, b);
+    else if constexpr (OP == 2) return acc_mul_reg(a, b);
     else return acc_div(a, b);
 }
 
@@ -114,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_div(const T *a, cons
 template <int OP> __device__ __forceinline__ E map1_op(const E &a) {
     if constexpr (OP == 0) return acc_neg(a);
     else if constexpr (OP == 1) return e_abs(a);
-    else if constexpr (OP == 2) return acc_sqr(a);
+    else if constexpr (OP == 2) return acc_sqr_reg(a);
     else if constexpr (OP == 3) return acc_sqrt(a);
     else return acc_recip(a);
 }
@@ -134,8 +135,8 @@ template <int OP> __device__ __forceinline__ void map_term(const T *a, double t,
     GRID_STRIDE(i, len) {
         E x = ld_e(a, len, i);
         E r;
-        if constexpr (OP == 0) r = acc_add_term(x, tt);
-        else if constexpr (OP == 1) r = acc_mul_term(x, tt);
+        if constexpr (OP == 0) r = acc_add_term_reg(x, tt);
+        else if constexpr (OP == 1) r = acc_mul_term_reg(x, tt);
         else r = acc_div_term(x, tt);
         st_e(out, len, i, r);
     }
@@ -163,7 +164,7 @@ template <int M> struct RV {
 // host.rs comb_sum: the accurate addition; A = (A_l + A_r) + |s0|, P and L added.
 template <int M> __device__ __forceinline__ RV<M> comb_sum(const RV<M> &x, const RV<M> &y) {
     RV<M> r;
-    r.e = ac_add<M>(x.e, y.e);
+    r.e = ac_add_reg<M>(x.e, y.e);
     r.a = (x.a + y.a) + lead_abs_x<M>(r.e);
     r.p = x.p + y.p;
     r.l = x.l + y.l;
@@ -174,7 +175,7 @@ template <int M> __device__ __forceinline__ RV<M> comb_sum(const RV<M> &x, const
 template <int M, bool MIN> __device__ __forceinline__ RV<M> comb_minmax(const RV<M> &x, const RV<M> &y) {
     if (x_isnan<M>(x.e)) return x;
     if (x_isnan<M>(y.e)) return y;
-    int c = ac_cmp<M>(y.e, x.e);
+    int c = ac_cmp_reg<M>(y.e, x.e);
     if (MIN ? c == -1 : c == 1) return y;
     return x;
 }
@@ -200,12 +201,12 @@ template <int OP, int M, bool FIRST> __device__ __forceinline__ RV<M> leaf(const
         v.a = 0.0;
         if constexpr (OP == OP_DOT) {
             E b = ld_e((const T *)y, len, i);
-            E pr = acc_mul(a, b);
+            E pr = acc_mul_reg(a, b);
             v.e = x_of_e<M>(pr);
             v.p = lead_abs(pr);
             v.l = lead_abs(a) + lead_abs(b);
         } else if constexpr (OP == OP_SUMSQ) {
-            E pr = acc_sqr(a);
+            E pr = acc_sqr_reg(a);
             v.e = x_of_e<M>(pr);
             v.p = lead_abs(pr);
             v.l = lead_abs(a);
@@ -375,7 +376,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
     E tot = it[0];
 #pragma unroll
     for (int j = 1; j < SCAN_ITEMS; ++j)
-        if (j < nit) tot = acc_add(tot, it[j]);
+        if (j < nit) tot = acc_add_reg(tot, it[j]);
     if (nit > 0) lv[t] = tot;
     pres[t] = nit > 0;
     __syncthreads();
@@ -385,7 +386,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
         if (t < n) {
             const int lo = lv_off(l - 1) + 2 * t, o = lv_off(l) + t;
             if (pres[lo] && pres[lo + 1]) {
-                lv[o] = acc_add(lv[lo], lv[lo + 1]);
+                lv[o] = acc_add_reg(lv[lo], lv[lo + 1]);
                 pres[o] = 1;
             } else if (pres[lo]) {
                 lv[o] = lv[lo];
@@ -416,7 +417,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
             __threadfence();
             E left = node_read(nodes, s_off[l] + 2 * parent);
             E right = node_read(nodes, s_off[l] + 2 * parent + 1);
-            E pv = acc_add(left, right);
+            E pv = acc_add_reg(left, right);
             node_write(nodes, s_off[l + 1] + parent, pv);
             __threadfence();
             atomicExch(&flags[s_off[l + 1] + parent], 1u);
@@ -434,7 +435,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
                 }
                 __threadfence();
                 E nv = node_read(nodes, idx);
-                p = has ? acc_add(p, nv) : nv;
+                p = has ? acc_add_reg(p, nv) : nv;
                 has = 1;
                 s += 1ull << lb;
             }
@@ -452,7 +453,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
         if ((t >> l) & 1) {
             const int o = lv_off(l) + (s2 >> l);
             if (pres[o]) {
-                et = has_e ? acc_add(et, lv[o]) : lv[o];
+                et = has_e ? acc_add_reg(et, lv[o]) : lv[o];
                 has_e = 1;
             }
             s2 += 1 << l;
@@ -462,7 +463,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
     E q;
     if (has_q) {
         q = s_prefix;
-        if (has_e) q = acc_add(q, et);
+        if (has_e) q = acc_add_reg(q, et);
     } else if (has_e) {
         q = et;
         has_q = 1;
@@ -472,7 +473,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
 #pragma unroll
     for (int j = 0; j < SCAN_ITEMS; ++j) {
         if (j < nit) {
-            E nx = has_q ? acc_add(q, it[j]) : it[j];
+            E nx = has_q ? acc_add_reg(q, it[j]) : it[j];
             ov[j] = inclusive ? nx : (has_q ? q : acc_zero());
             q = nx;
             has_q = 1;
@@ -496,7 +497,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
 __device__ __forceinline__ int key_cmp(const E &a, const E &b) {
     const bool an = e_isnan(a), bn = e_isnan(b);
     if (an || bn) return (int)an - (int)bn;
-    const int c = acc_cmp(a, b);
+    const int c = acc_cmp_reg(a, b);
     if (c != 2) return c;
 #pragma unroll
     for (int k = 0; k < NT; ++k) {
@@ -652,7 +653,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sel_count(const T *x
     const E th = e_of_sc(thr);
     const u64 base = (u64)blockIdx.x * RED_TILE;
     unsigned c = 0;
-    for (u64 i = base + threadIdx.x; i < len && i < base + RED_TILE; i += ARR_BLOCK) c += cmp_holds(cmp, acc_cmp(ld_e(x, len, i), th));
+    for (u64 i = base + threadIdx.x; i < len && i < base + RED_TILE; i += ARR_BLOCK) c += cmp_holds(cmp, acc_cmp_reg(ld_e(x, len, i), th));
     sm[threadIdx.x] = c;
     __syncthreads();
     for (int s = ARR_BLOCK / 2; s > 0; s /= 2) {
@@ -673,7 +674,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_sel_scatter(const T 
     unsigned flags = 0, c = 0;
     for (int j = 0; j < 8; ++j) {
         const u64 i = first + j;
-        if (i < len && cmp_holds(cmp, acc_cmp(ld_e(x, len, i), th))) {
+        if (i < len && cmp_holds(cmp, acc_cmp_reg(ld_e(x, len, i), th))) {
             flags |= 1u << j;
             ++c;
         }

@@ -1,5 +1,7 @@
 // expanse-gpu BLAS: axpy, scal, gemv (normal and transposed), gemm, each with its rigorous
-// componentwise error bound computed alongside in double. Follows arrays.cu. The bound
+// componentwise error bound computed alongside in double. Follows arrays.cu (and, like it, uses
+// accurate.cu's register-resident acc_mul_reg / acc_add_reg: the same results as acc_mul /
+// acc_add). The bound
 // arithmetic (bnd_*) is gpu/src/array/bound.rs operation for operation (no FMA: NVRTC runs with
 // --fmad=false), and every routine repeats the order of gpu/src/array/host.rs, so values and
 // bounds are bit-identical to the host backend's.
@@ -75,7 +77,7 @@ __device__ __forceinline__ void blas_epilogue(const BC &c, const E &u, double er
     E v = u;
     double err_v = err_u;
     if (has_alpha) {
-        v = acc_mul(al, u);
+        v = acc_mul_reg(al, u);
         err_v = bnd_mul_prop(c, BC_MUL, lead_abs(al), lead_abs(u), err_u, lead_abs(v));
     }
     if (!has_beta) {
@@ -83,9 +85,9 @@ __device__ __forceinline__ void blas_epilogue(const BC &c, const E &u, double er
         err = err_v;
         return;
     }
-    const E w = acc_mul(be, y);
+    const E w = acc_mul_reg(be, y);
     const double err_w = bnd_mul_prop(c, BC_MUL, lead_abs(be), lead_abs(y), 0.0, lead_abs(w));
-    r = acc_add(v, w);
+    r = acc_add_reg(v, w);
     err = bnd_add_up(bnd_add_up(err_v, err_w), bnd_add_local(c, lead_abs(v), lead_abs(w), lead_abs(r)));
 }
 
@@ -95,9 +97,9 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_axpy(Sc alpha, cons
     const E al = e_of_sc(alpha);
     GRID_STRIDE(i, len) {
         const E p = ld_e(x, len, i), q = ld_e(y, len, i);
-        const E v = acc_mul(al, p);
+        const E v = acc_mul_reg(al, p);
         const double err_v = bnd_mul_prop(c, BC_MUL, lead_abs(al), lead_abs(p), 0.0, lead_abs(v));
-        const E r = acc_add(v, q);
+        const E r = acc_add_reg(v, q);
         st_e(out, len, i, r);
         err[i] = bnd_add_up(err_v, bnd_add_local(c, lead_abs(v), lead_abs(q), lead_abs(r)));
     }
@@ -107,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_scal(Sc alpha, cons
     const E al = e_of_sc(alpha);
     GRID_STRIDE(i, len) {
         const E p = ld_e(x, len, i);
-        const E v = acc_mul(al, p);
+        const E v = acc_mul_reg(al, p);
         st_e(out, len, i, v);
         err[i] = bnd_mul_prop(c, BC_MUL, lead_abs(al), lead_abs(p), 0.0, lead_abs(v));
     }
@@ -116,6 +118,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_scal(Sc alpha, cons
 // ---- GEMV (host.rs gemv_impl) ------------------------------------------------------------------------
 
 #define GEMV_CHUNK 32
+#define GEMV_AHEAD (NT <= 4 ? 8 : 2)
 
 // Partial g = c*out_len + o: output o's chunk c (reduction indices 32c .. 32c + 31) folded left
 // to right from its first product, with its A, P, L accumulators.
@@ -133,12 +136,13 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_part(int trans
         const u64 r0 = ch * GEMV_CHUNK;
         const u64 r1 = r0 + GEMV_CHUNK < red_len ? r0 + GEMV_CHUNK : red_len;
         RV<NT> s;
-        // Loads in groups of 8 ahead of their products (memory-level parallelism); the fold is
-        // the same left to right.
-        for (u64 rb = r0; rb < r1; rb += 8) {
-            E av[8], xv[8];
+        // Loads in groups of GEMV_AHEAD ahead of their products (memory-level parallelism; fewer
+        // at large N, where the registers go to the products' lists); the fold is the same left
+        // to right.
+        for (u64 rb = r0; rb < r1; rb += GEMV_AHEAD) {
+            E av[GEMV_AHEAD], xv[GEMV_AHEAD];
 #pragma unroll
-            for (int q = 0; q < 8; ++q) {
+            for (int q = 0; q < GEMV_AHEAD; ++q) {
                 const u64 r = rb + q;
                 if (r < r1) {
                     av[q] = ld_e(A, alen, trans ? r + o * rows : o + r * rows);
@@ -146,11 +150,11 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_part(int trans
                 }
             }
 #pragma unroll
-            for (int q = 0; q < 8; ++q) {
+            for (int q = 0; q < GEMV_AHEAD; ++q) {
                 const u64 r = rb + q;
                 if (r < r1) {
                     RV<NT> lf;
-                    const E pr = acc_mul(av[q], xv[q]);
+                    const E pr = acc_mul_reg(av[q], xv[q]);
                     lf.e = x_of_e<NT>(pr);
                     lf.a = 0.0;
                     lf.p = lead_abs(pr);
@@ -166,28 +170,48 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_part(int trans
     }
 }
 
-// Output o: the pairwise tree over its chunk partials, the bound, the epilogue.
+// Outputs per block of the finish kernel: one warp each (Rust: device.rs `gemv`).
+#define GEMV_FIN_OUTS (ARR_BLOCK / 32)
+
+// Output o: the pairwise tree over its chunk partials, the bound, the epilogue. One warp per
+// output: the chunks in groups of 32, one per lane; each group by the stride-doubling tree in
+// shared memory (lane j absorbs lane j + s for s = 1, 2, 4, 8, 16); the group totals by a
+// stack of complete dyadic blocks on lane 0 (merged when two of equal size meet, then merged
+// from the top). Together this is the stride-doubling tree of host.rs `tree` over all chunks,
+// operation for operation: its levels below 32 stay within aligned groups of 32 chunks, and its
+// levels from 32 on are the stride-doubling tree over the group totals, which the stack
+// computes. Every loop bound and barrier is uniform over the block (idle warps take part).
 extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_finish(const T *part, const double *aux, u64 out_len, u64 chunks, u64 red_len,
                                                                          int has_alpha, Sc alpha, int has_beta, Sc beta, const T *y,
                                                                          T *out, double *err, BC c) {
+    __shared__ RV<NT> sv[ARR_BLOCK];
     const u64 total = out_len * chunks;
     const E al = e_of_sc(alpha), be = e_of_sc(beta);
-    GRID_STRIDE(o, out_len) {
-        E u = acc_zero();
-        double err_u = 0.0;
-        if (red_len > 0) {
-            // The pairwise tree over the chunk partials, streamed: a stack of complete dyadic
-            // blocks (merged when two of equal size meet), then merged from the top. This is the
-            // stride-doubling tree of host.rs `tree`, operation for operation.
-            RV<NT> stk[40];
-            u64 sz[40];
-            int top = 0;
-            for (u64 ch = 0; ch < chunks; ++ch) {
-                const u64 gi = ch * out_len + o;
-                stk[top].e = ld_x<NT>(part, total, gi);
-                stk[top].a = aux[gi];
-                stk[top].p = aux[total + gi];
-                stk[top].l = aux[2 * total + gi];
+    const int tid = threadIdx.x, lane = tid % 32;
+    const u64 groups = red_len > 0 ? (chunks + 31) / 32 : 0;
+    for (u64 ob = (u64)blockIdx.x * GEMV_FIN_OUTS; ob < out_len; ob += (u64)gridDim.x * GEMV_FIN_OUTS) {
+        const u64 o = ob + tid / 32;
+        const bool act = o < out_len;
+        RV<NT> stk[40];
+        u64 sz[40];
+        int top = 0;
+        for (u64 gr = 0; gr < groups; ++gr) {
+            const u64 rest = chunks - gr * 32;
+            const int cnt = rest < 32 ? (int)rest : 32;
+            if (act && lane < cnt) {
+                const u64 gi = (gr * 32 + lane) * out_len + o;
+                sv[tid].e = ld_x<NT>(part, total, gi);
+                sv[tid].a = aux[gi];
+                sv[tid].p = aux[total + gi];
+                sv[tid].l = aux[2 * total + gi];
+            }
+            __syncthreads();
+            for (int s = 1; s < 32; s *= 2) {
+                if (act && (lane % (2 * s)) == 0 && lane + s < cnt) sv[tid] = comb_sum<NT>(sv[tid], sv[tid + s]);
+                __syncthreads();
+            }
+            if (act && lane == 0) {
+                stk[top] = sv[tid];
                 sz[top] = 1;
                 ++top;
                 while (top >= 2 && sz[top - 1] == sz[top - 2]) {
@@ -196,20 +220,27 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_finish(const T
                     --top;
                 }
             }
-            while (top >= 2) {
-                stk[top - 2] = comb_sum<NT>(stk[top - 2], stk[top - 1]);
-                --top;
-            }
-            u = e_of_x<NT>(stk[0].e);
-            err_u = bnd_finalize(c, BC_MUL, stk[0].p, red_len, stk[0].a, red_len - 1, stk[0].l);
+            __syncthreads(); // the next group's loads overwrite sv
         }
-        E yv = acc_zero();
-        if (has_beta) yv = ld_e(y, out_len, o);
-        E r;
-        double e;
-        blas_epilogue(c, u, err_u, has_alpha, al, has_beta, be, yv, r, e);
-        st_e(out, out_len, o, r);
-        err[o] = e;
+        if (act && lane == 0) {
+            E u = acc_zero();
+            double err_u = 0.0;
+            if (groups > 0) {
+                while (top >= 2) {
+                    stk[top - 2] = comb_sum<NT>(stk[top - 2], stk[top - 1]);
+                    --top;
+                }
+                u = e_of_x<NT>(stk[0].e);
+                err_u = bnd_finalize(c, BC_MUL, stk[0].p, red_len, stk[0].a, red_len - 1, stk[0].l);
+            }
+            E yv = acc_zero();
+            if (has_beta) yv = ld_e(y, out_len, o);
+            E r;
+            double e;
+            blas_epilogue(c, u, err_u, has_alpha, al, has_beta, be, yv, r, e);
+            st_e(out, out_len, o, r);
+            err[o] = e;
+        }
     }
 }
 
@@ -235,13 +266,13 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_finish(const T
 
 // host.rs gemm_step: s <- s + a*b (or s = a*b to start), P += |p0|, A += |s0|.
 __device__ __forceinline__ void gemm_step(E &s, double &p, double &a, const E &x, const E &y, bool start) {
-    const E pr = acc_mul(x, y);
+    const E pr = acc_mul_reg(x, y);
     if (start) {
         s = pr;
         p = lead_abs(pr);
         a = 0.0;
     } else {
-        s = acc_add(s, pr);
+        s = acc_add_reg(s, pr);
         p = p + lead_abs(pr);
         a = a + lead_abs(s);
     }

@@ -367,9 +367,24 @@ struct Rec {
     E x, y;
 };
 
+// Per-thread clock64 readings at the ends of the three phases (profiling only: they never
+// influence the arithmetic or the record). A phase the orbit did not reach ends where the last
+// one it ran ended.
+struct PhaseClock {
+    long long start, transient, close, confirm;
+};
+
+__device__ __forceinline__ void phases_end(PhaseClock &c, int reached) {
+    const long long now = clock64();
+    if (reached <= 0) c.transient = now;
+    if (reached <= 1) c.close = now;
+    c.confirm = now;
+}
+
 template <bool SINGLE>
 __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 transient, u32 pmax,
-                                         T tol, T esc) {
+                                         T tol, T esc, PhaseClock &clk) {
+    clk.start = clock64();
     const bool a1 = single_term(a), b1 = single_term(b);
     Rec rec;
     rec.period = 0;
@@ -402,9 +417,11 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;
             rec.steps = s;
+            phases_end(clk, 0);
             return rec;
         }
     }
+    clk.transient = clock64();
     // 2. Close return to the reference point r = z_{N_t}.
     const E rx = x, ry = y;
     u32 k = 0;
@@ -413,6 +430,7 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;
             rec.steps = transient + kk;
+            phases_end(clk, 1);
             return rec;
         }
         if (dist(x, y, rx, ry) < tol) { k = kk; break; }
@@ -420,8 +438,10 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     if (k == 0) {
         rec.status = ST_NO_CYCLE;
         rec.steps = transient + pmax;
+        phases_end(clk, 1);
         return rec;
     }
+    clk.close = clock64();
     // 3. Confirmation over one further period.
     const E cx = x, cy = y;
     E mx = x, my = y;
@@ -440,6 +460,7 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
         if (escaped(x, y, esc)) {
             rec.status = ST_ESCAPED;
             rec.steps = transient + k + i + 1;
+            phases_end(clk, 2);
             return rec;
         }
     }
@@ -449,6 +470,7 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     rec.steps = transient + 2ull * k;
     if (!(res < tol)) {
         rec.status = ST_UNCONFIRMED;
+        phases_end(clk, 2);
         return rec;
     }
     rec.status = ST_CYCLE;
@@ -458,6 +480,7 @@ __device__ __forceinline__ Rec run_orbit(const E &a, const E &b, E x, E y, u64 t
     rec.det = det;
     rec.x = mx;
     rec.y = my;
+    phases_end(clk, 2);
     return rec;
 }
 
@@ -488,7 +511,9 @@ __device__ __forceinline__ void store(const Out &o, u64 slot, u64 stride, const 
 // i = g % n_init. Parameters and initial points are interleaved expansions (stride n_param,
 // n_init). compact == 0: record of orbit g stored at slot g - first. compact != 0: only
 // UNCONFIRMED and CYCLE records (compact == 2: also ESCAPED ones) are stored, at slots taken
-// from counters[4] (up to capacity), with their orbit index; counters[0..4] count the statuses.
+// from counters[4] (up to capacity), with their orbit index; counters[0..4] count the statuses,
+// and counters[5..8] add up the threads' clock64 cycles in the transient, the close-return
+// search and the confirmation (for `expanse search --profile`; compact modes only).
 template <bool SINGLE>
 __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const T *__restrict__ b_terms,
                                             u64 n_param, const T *__restrict__ x0, const T *__restrict__ y0,
@@ -509,7 +534,8 @@ __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const
             x.t[k] = x0[k * n_init + i];
             y.t[k] = y0[k * n_init + i];
         }
-        r = run_orbit<SINGLE>(a, b, x, y, transient, pmax, tol, esc);
+        PhaseClock clk;
+        r = run_orbit<SINGLE>(a, b, x, y, transient, pmax, tol, esc, clk);
         status = r.status;
         if (!compact) {
             store(o, t, capacity, r);
@@ -520,6 +546,11 @@ __device__ __forceinline__ void orbits_body(const T *__restrict__ a_terms, const
                 store(o, slot, capacity, r);
                 o.index[slot] = g;
             }
+        }
+        if (compact) {
+            atomicAdd(&counters[5], (u64)(clk.transient - clk.start));
+            atomicAdd(&counters[6], (u64)(clk.close - clk.transient));
+            atomicAdd(&counters[7], (u64)(clk.confirm - clk.close));
         }
     }
     if (compact) {

@@ -49,3 +49,15 @@ fn multi_limb_programs_compile_with_nvrtc_when_present() {
         assert!(compiles::<f64, 1>(p));
     }
 }
+
+#[test]
+fn orbit_program_compiles_with_nvrtc_when_present() {
+    // The search's kernels (with their clock64 phase counters), at a sample of N and both
+    // term types.
+    let p = &expanse_gpu::ORBITS_PROGRAM;
+    if !compiles::<f64, 1>(p) {
+        return;
+    }
+    assert!(compiles::<f64, 2>(p));
+    assert!(compiles::<f32, 4>(p));
+}

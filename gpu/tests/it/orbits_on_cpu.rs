@@ -5,6 +5,11 @@
 //! between `cuda/orbits.cu` and `core/src/fast.rs` without a GPU; the device check
 //! (`expanse bench gpu --check`) repeats the comparison on the GPU itself.
 //!
+//! The same host build also runs the sparse path (compact mode 2, what `expanse search`
+//! uses): it must keep exactly the records that are not NO_CYCLE, with their orbit indices,
+//! count the statuses, and count one tick of the shim's clock per orbit and phase reached in
+//! the profiling counters (`expanse search --profile`'s phase split).
+//!
 //! Needs a host C++ compiler (`c++`, or `$CXX`); without one the test says so and passes.
 
 use crate::shim::{compiler, shim_dir};
@@ -42,7 +47,7 @@ fn check<T: GpuTerm, const N: usize>(cxx: &str, dir: &std::path::Path) {
     let mut input = String::new();
     let s = &batch.settings;
     input += &format!(
-        "{} {} {} {} {} {} {}\n",
+        "{} {} {} {} {} {} {} COMPACT\n",
         batch.a.len(),
         batch.x0.len(),
         s.transient,
@@ -66,27 +71,29 @@ fn check<T: GpuTerm, const N: usize>(cxx: &str, dir: &std::path::Path) {
     let y0: Vec<Expansion<T, N>> = batch.y0.iter().map(|&v| Expansion::from_f64(v)).collect();
     input += &interleave(&x0);
     input += &interleave(&y0);
-    let mut child = Command::new(&exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let run = |compact: i32| -> String {
+        let mut child = Command::new(&exe)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(
+                input
+                    .replacen("COMPACT", &compact.to_string(), 1)
+                    .as_bytes(),
+            )
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(0);
     let want: Vec<OrbitRecord<T, N>> = reference_batch(&batch, 0..batch.len(), 2);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), want.len());
-    let mut cycles = 0;
-    for (g, (line, w)) in lines.iter().zip(want.iter()).enumerate() {
-        let v: Vec<u64> = line.split(' ').map(|t| t.parse().unwrap()).collect();
-        let got = format!("{:?}", v);
+    let expected = |w: &OrbitRecord<T, N>| -> Vec<u64> {
         let mut exp = vec![
             w.status as u64,
             w.period as u64,
@@ -97,14 +104,75 @@ fn check<T: GpuTerm, const N: usize>(cxx: &str, dir: &std::path::Path) {
         ];
         exp.extend(w.x.iter().map(|t| t.to_bits_u64()));
         exp.extend(w.y.iter().map(|t| t.to_bits_u64()));
+        exp
+    };
+    let numbers =
+        |line: &str| -> Vec<u64> { line.split(' ').map(|t| t.parse().unwrap()).collect() };
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), want.len());
+    let mut cycles = 0;
+    for (g, (line, w)) in lines.iter().zip(want.iter()).enumerate() {
+        let v = numbers(line);
         assert_eq!(
             v,
-            exp,
-            "N={N} {}: orbit {g} differs: kernel source {got} vs reference {w:?}",
+            expected(w),
+            "N={N} {}: orbit {g} differs: kernel source {v:?} vs reference {w:?}",
             T::NAME
         );
         cycles += (w.status == expanse_gpu::OrbitStatus::Cycle) as usize;
     }
+    // The sparse path: the records that are not NO_CYCLE, in orbit order with their index.
+    let text = run(2);
+    let mut lines = text.lines();
+    let counters = numbers(lines.next().unwrap());
+    let kept: Vec<(u64, OrbitRecord<T, N>)> = want
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.status != expanse_gpu::OrbitStatus::NoCycle)
+        .map(|(g, r)| (g as u64, *r))
+        .collect();
+    let rows: Vec<Vec<u64>> = lines.map(numbers).collect();
+    assert_eq!(rows.len(), kept.len(), "N={N} {}: kept records", T::NAME);
+    for (row, (g, w)) in rows.iter().zip(kept.iter()) {
+        assert_eq!(row[0], *g, "N={N} {}: kept orbit index", T::NAME);
+        assert_eq!(
+            row[1..],
+            expected(w)[..],
+            "N={N} {}: kept orbit {g}",
+            T::NAME
+        );
+    }
+    let mut counts = [0u64; 4];
+    for w in &want {
+        counts[w.status as usize] += 1;
+    }
+    assert_eq!(
+        counters[..4],
+        counts[..],
+        "N={N} {}: status counts",
+        T::NAME
+    );
+    assert_eq!(counters[4], kept.len() as u64);
+    // One clock tick per orbit and phase reached: every orbit runs a transient; those whose
+    // record counts more steps than the transient reached the close-return search; those
+    // with a period (CYCLE, UNCONFIRMED) reached the confirmation, as did the escapes after
+    // transient + period steps, which a record does not tell apart, hence the bounds.
+    let s = &batch.settings;
+    let past = want.iter().filter(|r| r.steps > s.transient).count() as u64;
+    let periodic = want.iter().filter(|r| r.period > 0).count() as u64;
+    assert_eq!(
+        counters[5],
+        want.len() as u64,
+        "N={N} {}: transient ticks",
+        T::NAME
+    );
+    assert_eq!(counters[6], past, "N={N} {}: close-return ticks", T::NAME);
+    assert!(
+        (periodic..=past).contains(&counters[7]),
+        "N={N} {}: {} confirmation ticks, {periodic}..={past} expected",
+        T::NAME,
+        counters[7]
+    );
     // The batch must exercise cycles and escapes, or the comparison proves little.
     assert!(cycles > 0, "N={N} {}: no cycle in the check batch", T::NAME);
     assert!(want

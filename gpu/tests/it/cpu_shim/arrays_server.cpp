@@ -94,7 +94,7 @@ static void register_all(const std::string &inst) {
     K(blas_axpy, false)
     K(blas_scal, false)
     K(blas_gemv_part, false)
-    K(blas_gemv_finish, false)
+    K(blas_gemv_finish, true)
     K(blas_gemm_fold, true)
     K(blas_gemm_finish, false)
     K(arr_gen_fill, false)

@@ -64,6 +64,12 @@ using std::floor;
 static inline void __syncwarp() {}
 static inline unsigned __ballot_sync(unsigned, bool b) { return b ? 1u : 0u; }
 static inline int __popc(unsigned v) { return __builtin_popcount(v); }
+// A per-"thread" cycle counter: every call returns one more than the last (monotone, like the
+// SM's clock, so differences of readings are non-negative).
+static inline long long clock64() {
+    static long long c = 0;
+    return ++c;
+}
 
 // ---- block-cooperative kernels (arrays.cu, blas.cu) ----------------------------------------------
 // A kernel with __syncthreads and __shared__ memory runs one block at a time: the block's
