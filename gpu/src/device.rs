@@ -1001,11 +1001,11 @@ impl GpuContext {
                 .clone_dtoh(&bufs.counters)
                 .map_err(|e| drv("download", e))?;
             prof.download_s += t.elapsed().as_secs_f64();
-            for s in 0..4 {
-                out.counts[s] += counters[s];
+            for (c, n) in out.counts.iter_mut().zip(&counters[..4]) {
+                *c += n;
             }
-            for k in 0..3 {
-                prof.phase_cycles[k] = prof.phase_cycles[k].saturating_add(counters[5 + k]);
+            for (c, n) in prof.phase_cycles.iter_mut().zip(&counters[5..8]) {
+                *c = c.saturating_add(*n);
             }
             let kept = counters[4];
             if kept > capacity {
