@@ -6,6 +6,10 @@
 //! is the median of several alternated runs, so that a shared machine's interference
 //! spreads over all of them.
 //!
+//! A second table times the lane-batched accurate tier (`expanse_core::accurate_batch`, bit for
+//! bit the same results) for N ≥ 3: the Hénon iteration over 64 orbits at each SIMD level this
+//! CPU has, against the same MPFR loop, and the batched operations in ns per operation.
+//!
 //! Run: `cargo bench -p expanse-core --bench accurate [-- SECONDS [N...]]` (SECONDS per
 //! timed run, default 0.05; N restricts the table to those N). SECONDS = 0 instead counts,
 //! for N ≥ 3, how often each operation of 10^5 Hénon steps fails its run-time certificate
@@ -204,4 +208,85 @@ fn main() {
         ($($n:literal)*) => {$(if want($n) { row::<$n>(secs); })*};
     }
     rows!(1 2 3 4 5 6 7 8);
+    println!("\nbatched accurate tier (accurate_batch), f64, one thread; Hénon it/s over 64 orbits per level, ratio to MPFR; ns per op (detected level, 256 operands)");
+    println!(" N       avx2     avx512       MPFR b/MPFR |     add     mul mul_trm     sqr");
+    macro_rules! brows {
+        ($($n:literal)*) => {$(if want($n) { batch_row::<$n>(secs); })*};
+    }
+    brows!(3 4 5 6 7 8);
+}
+
+/// The batched accurate tier for one N (see the module doc).
+fn batch_row<const N: usize>(secs: f64) {
+    use expanse_core::accurate_batch::{
+        add_batch, henon_iterate_accurate_batch_f64_at, mul_batch, mul_term_batch, sqr_batch,
+    };
+    use expanse_core::batch::SimdLevel;
+    let a: Expansion<f64, N> = "1.4".parse().expect("constant parses");
+    let b: Expansion<f64, N> = "0.3".parse().expect("constant parses");
+    const ORBITS: usize = 64;
+    let rate = |level: SimdLevel| {
+        let mut xs: Vec<Expansion<f64, N>> = (0..ORBITS)
+            .map(|k| Expansion::from_f64(0.1 * k as f64 / ORBITS as f64))
+            .collect();
+        let mut ys = vec![Expansion::<f64, N>::zero(); ORBITS];
+        if henon_iterate_accurate_batch_f64_at(level, &a, &b, &mut xs, &mut ys, 1).is_err() {
+            return None;
+        }
+        let t = per_call(secs, &mut |reps: u64| {
+            henon_iterate_accurate_batch_f64_at(level, &a, &b, &mut xs, &mut ys, reps)
+                .expect("level available");
+            black_box(&xs);
+        });
+        Some(ORBITS as f64 / t)
+    };
+    let avx2 = rate(SimdLevel::Baseline).unwrap_or(0.0);
+    let avx512 = rate(SimdLevel::Avx512);
+    let prec = 53 * N as u32;
+    let ar = Float::with_val(prec, Float::parse("1.4").expect("constant parses"));
+    let br = Float::with_val(prec, Float::parse("0.3").expect("constant parses"));
+    let (mut mx, mut my) = (Float::with_val(prec, 0.05), Float::new(prec));
+    let (mut x2, mut t, mut ny) = (Float::new(prec), Float::new(prec), Float::new(prec));
+    let t_mp = per_call(secs, &mut |reps: u64| {
+        for _ in 0..reps {
+            x2.assign(mx.square_ref());
+            t.assign(&ar * &x2);
+            ny.assign(&br * &mx);
+            my += 1u32;
+            mx.assign(&my - &t);
+            std::mem::swap(&mut my, &mut ny);
+        }
+    });
+    const M: usize = 256;
+    let xs = operands::<N>(1 + N as u64, M);
+    let ys = operands::<N>(100 + N as u64, M);
+    let ts: Vec<f64> = ys.iter().map(|y| y.hi()).collect();
+    let mut out = vec![Expansion::<f64, N>::zero(); M];
+    let mut op = |f: &mut dyn FnMut(&mut [Expansion<f64, N>])| {
+        per_call(secs, &mut |reps: u64| {
+            for _ in 0..reps {
+                f(&mut out);
+                black_box(&out);
+            }
+        }) / M as f64
+            * 1e9
+    };
+    let ns = [
+        op(&mut |o| add_batch(&xs, &ys, o)),
+        op(&mut |o| mul_batch(&xs, &ys, o)),
+        op(&mut |o| mul_term_batch(&xs, &ts, o)),
+        op(&mut |o| sqr_batch(&xs, o)),
+    ];
+    let best = avx512.unwrap_or(0.0).max(avx2);
+    println!(
+        "{N:2} {:10.3e} {:>10} {:10.3e} {:7.2} | {:7.1} {:7.1} {:7.1} {:7.1}",
+        avx2,
+        avx512.map_or("-".to_string(), |r| format!("{r:.3e}")),
+        1.0 / t_mp,
+        best * t_mp,
+        ns[0],
+        ns[1],
+        ns[2],
+        ns[3]
+    );
 }

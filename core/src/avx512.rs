@@ -80,3 +80,103 @@ impl Lane for F64x8 {
         }
     }
 }
+
+/// The mask of [`F64x8`]: an AVX-512 mask register (bit l = lane l).
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub(crate) struct M8(__mmask8);
+
+impl crate::batch::LaneMask for M8 {
+    const WIDTH: usize = 8;
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Self(self.0 & o.0)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Self(self.0 | o.0)
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self(!self.0)
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0 == 0xFF
+    }
+    #[inline(always)]
+    fn test(self, l: usize) -> bool {
+        (self.0 >> l) & 1 == 1
+    }
+}
+
+impl crate::batch::MaskedLane for F64x8 {
+    type Mask = M8;
+    #[inline(always)]
+    fn lane_abs(self) -> Self {
+        Self(unsafe {
+            _mm512_castsi512_pd(_mm512_and_si512(
+                _mm512_castpd_si512(self.0),
+                _mm512_set1_epi64(i64::MAX),
+            ))
+        })
+    }
+    #[inline(always)]
+    fn mask_eq(self, o: Self) -> M8 {
+        M8(unsafe { _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mask_ne(self, o: Self) -> M8 {
+        M8(unsafe { _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mask_le(self, o: Self) -> M8 {
+        M8(unsafe { _mm512_cmp_pd_mask::<_CMP_LE_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mask_ge(self, o: Self) -> M8 {
+        M8(unsafe { _mm512_cmp_pd_mask::<_CMP_GE_OQ>(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn finite_mask(self) -> M8 {
+        let a = self.lane_abs();
+        M8(unsafe { _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a.0, _mm512_set1_pd(f64::INFINITY)) })
+    }
+    #[inline(always)]
+    fn select(m: M8, a: Self, b: Self) -> Self {
+        Self(unsafe { _mm512_mask_blend_pd(m.0, b.0, a.0) })
+    }
+    #[inline(always)]
+    fn lane_ulp(self) -> Self {
+        // As for `F64x4` (batch.rs): the exponent bits alone are 2^e for finite x (0 for zero
+        // and subnormals); times 2^−52 exactly, at least 2^−1074; non-finite: ulp(∞).
+        unsafe {
+            let exp = _mm512_castsi512_pd(_mm512_and_si512(
+                _mm512_castpd_si512(self.0),
+                _mm512_set1_epi64(0x7FF0_0000_0000_0000),
+            ));
+            let u = _mm512_max_pd(
+                _mm512_mul_pd(exp, _mm512_set1_pd(f64::EPSILON)),
+                _mm512_set1_pd(f64::from_bits(1)),
+            );
+            let fin = _mm512_cmp_pd_mask::<_CMP_LT_OQ>(exp, _mm512_set1_pd(f64::INFINITY));
+            Self(_mm512_mask_blend_pd(
+                fin,
+                _mm512_set1_pd(crate::float::ulp(f64::INFINITY)),
+                u,
+            ))
+        }
+    }
+    #[inline(always)]
+    fn load(src: &[f64]) -> Self {
+        assert!(src.len() >= 8);
+        // SAFETY: eight f64 are readable at `src` (checked above).
+        Self(unsafe { _mm512_loadu_pd(src.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [f64]) {
+        assert!(dst.len() >= 8);
+        // SAFETY: eight f64 are writable at `dst` (checked above).
+        unsafe { _mm512_storeu_pd(dst.as_mut_ptr(), self.0) }
+    }
+}

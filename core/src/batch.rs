@@ -46,6 +46,21 @@ pub trait Lane:
     fn get(&self, l: usize) -> Self::Scalar;
     /// Sets lane `l`.
     fn set(&mut self, l: usize, v: Self::Scalar);
+    /// `self + o`, bit for bit, issued where the lane type can as the FMA `self·1 + o` (one
+    /// rounding of the same exact sum, so the same result, signed zeros included). The fast
+    /// tier's level sums are almost all additions: x86 cores run additions on two pipes and
+    /// FMAs on two others, so sending part of the additions to the FMA pipes shortens a step.
+    /// (Only the instruction changes, never an operation or its order.)
+    #[inline(always)]
+    fn add_on_fma(self, o: Self) -> Self {
+        self + o
+    }
+    /// `self − o`, bit for bit, as the FMA `o·(−1) + self` where the lane type can (see
+    /// [`Lane::add_on_fma`]).
+    #[inline(always)]
+    fn sub_on_fma(self, o: Self) -> Self {
+        self - o
+    }
 }
 
 /// One machine number is a lane type of width 1: the scalar fast tier
@@ -139,6 +154,208 @@ impl<T: FloatTerm, const W: usize> Neg for Lanes<T, W> {
     }
 }
 
+/// One boolean per lane: the result of a lane comparison ([`MaskedLane`]).
+pub trait LaneMask: Copy {
+    /// Number of lanes.
+    const WIDTH: usize;
+    /// Lane-wise `self && o`.
+    fn and(self, o: Self) -> Self;
+    /// Lane-wise `self || o`.
+    fn or(self, o: Self) -> Self;
+    /// Lane-wise `!self`.
+    fn not(self) -> Self;
+    /// True when every lane is set.
+    fn all(self) -> bool;
+    /// Lane `l`.
+    fn test(self, l: usize) -> bool;
+}
+
+/// A [`Lane`] with comparisons, selection and the bit-level helpers that the branch-free
+/// accurate tier on lanes ([`crate::accurate_batch`]) needs. Every operation is the lane-wise
+/// version of the scalar one, with the scalar comparison semantics on NaN (`mask_ne` is true,
+/// the other comparisons false), so each lane decides exactly what the scalar code decides.
+/// (A separate trait rather than more methods of [`Lane`], so that lane types outside this
+/// crate, such as the operation counter of `expanse bench gpu`, need not implement it.)
+pub trait MaskedLane: Lane {
+    /// One boolean per lane.
+    type Mask: LaneMask;
+    /// Lane-wise |x| (clears the sign bit).
+    fn lane_abs(self) -> Self;
+    /// Lane-wise `self == o` (false on NaN).
+    fn mask_eq(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self != o` (true on NaN, like the scalar `!=`).
+    fn mask_ne(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self <= o` (false on NaN).
+    fn mask_le(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self >= o` (false on NaN).
+    fn mask_ge(self, o: Self) -> Self::Mask;
+    /// Lane-wise `is_finite`.
+    fn finite_mask(self) -> Self::Mask;
+    /// Lane-wise `if m { a } else { b }`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// Lane-wise [`crate::float::ulp`], bit for bit (subnormals, zero and non-finite values
+    /// included).
+    fn lane_ulp(self) -> Self;
+    /// Lanes `0..WIDTH` from `src[..WIDTH]`.
+    fn load(src: &[Self::Scalar]) -> Self {
+        let mut r = Self::splat(<Self::Scalar as FloatTerm>::ZERO);
+        for (l, &v) in src[..Self::WIDTH].iter().enumerate() {
+            r.set(l, v);
+        }
+        r
+    }
+    /// Stores lanes `0..WIDTH` into `dst[..WIDTH]`.
+    fn store(self, dst: &mut [Self::Scalar]) {
+        for (l, d) in dst[..Self::WIDTH].iter_mut().enumerate() {
+            *d = self.get(l);
+        }
+    }
+}
+
+impl LaneMask for bool {
+    const WIDTH: usize = 1;
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        !self
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        self
+    }
+    #[inline(always)]
+    fn test(self, _l: usize) -> bool {
+        self
+    }
+}
+
+macro_rules! scalar_masked_lane {
+    ($t:ty) => {
+        impl MaskedLane for $t {
+            type Mask = bool;
+            #[inline(always)]
+            fn lane_abs(self) -> Self {
+                self.abs()
+            }
+            #[inline(always)]
+            fn mask_eq(self, o: Self) -> bool {
+                self == o
+            }
+            #[inline(always)]
+            fn mask_ne(self, o: Self) -> bool {
+                self != o
+            }
+            #[inline(always)]
+            fn mask_le(self, o: Self) -> bool {
+                self <= o
+            }
+            #[inline(always)]
+            fn mask_ge(self, o: Self) -> bool {
+                self >= o
+            }
+            #[inline(always)]
+            fn finite_mask(self) -> bool {
+                self.is_finite()
+            }
+            #[inline(always)]
+            fn select(m: bool, a: Self, b: Self) -> Self {
+                if m {
+                    a
+                } else {
+                    b
+                }
+            }
+            #[inline(always)]
+            fn lane_ulp(self) -> Self {
+                crate::float::ulp(self)
+            }
+        }
+    };
+}
+scalar_masked_lane!(f64);
+scalar_masked_lane!(f32);
+
+/// W booleans: the mask of [`Lanes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoolMask<const W: usize>(pub [bool; W]);
+
+impl<const W: usize> LaneMask for BoolMask<W> {
+    const WIDTH: usize = W;
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Self(core::array::from_fn(|l| self.0[l] & o.0[l]))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Self(core::array::from_fn(|l| self.0[l] | o.0[l]))
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self(core::array::from_fn(|l| !self.0[l]))
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0.iter().all(|&b| b)
+    }
+    #[inline(always)]
+    fn test(self, l: usize) -> bool {
+        self.0[l]
+    }
+}
+
+impl<T: FloatTerm, const W: usize> MaskedLane for Lanes<T, W> {
+    type Mask = BoolMask<W>;
+    #[inline(always)]
+    fn lane_abs(self) -> Self {
+        Self(core::array::from_fn(|l| self.0[l].abs()))
+    }
+    #[inline(always)]
+    fn mask_eq(self, o: Self) -> BoolMask<W> {
+        BoolMask(core::array::from_fn(|l| self.0[l] == o.0[l]))
+    }
+    #[inline(always)]
+    fn mask_ne(self, o: Self) -> BoolMask<W> {
+        BoolMask(core::array::from_fn(|l| self.0[l] != o.0[l]))
+    }
+    #[inline(always)]
+    fn mask_le(self, o: Self) -> BoolMask<W> {
+        BoolMask(core::array::from_fn(|l| self.0[l] <= o.0[l]))
+    }
+    #[inline(always)]
+    fn mask_ge(self, o: Self) -> BoolMask<W> {
+        BoolMask(core::array::from_fn(|l| self.0[l] >= o.0[l]))
+    }
+    #[inline(always)]
+    fn finite_mask(self) -> BoolMask<W> {
+        BoolMask(core::array::from_fn(|l| self.0[l].is_finite()))
+    }
+    #[inline(always)]
+    fn select(m: BoolMask<W>, a: Self, b: Self) -> Self {
+        Self(core::array::from_fn(
+            |l| if m.0[l] { a.0[l] } else { b.0[l] },
+        ))
+    }
+    #[inline(always)]
+    fn lane_ulp(self) -> Self {
+        Self(core::array::from_fn(|l| crate::float::ulp(self.0[l])))
+    }
+    #[inline(always)]
+    fn load(src: &[T]) -> Self {
+        Self(core::array::from_fn(|l| src[l]))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [T]) {
+        dst[..W].copy_from_slice(&self.0);
+    }
+}
+
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
@@ -183,6 +400,100 @@ mod avx2 {
         }
     }
 
+    /// The mask of [`F64x4`]: all-ones or all-zeros per lane, as AVX comparisons give.
+    #[derive(Clone, Copy, Debug)]
+    #[repr(transparent)]
+    pub struct M64x4(__m256d);
+
+    impl super::LaneMask for M64x4 {
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Self(unsafe { _mm256_and_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Self(unsafe { _mm256_or_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn not(self) -> Self {
+            Self(unsafe { _mm256_xor_pd(self.0, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))) })
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            unsafe { _mm256_movemask_pd(self.0) == 0xF }
+        }
+        #[inline(always)]
+        fn test(self, l: usize) -> bool {
+            unsafe { (_mm256_movemask_pd(self.0) >> l) & 1 == 1 }
+        }
+    }
+
+    impl super::MaskedLane for F64x4 {
+        type Mask = M64x4;
+        #[inline(always)]
+        fn lane_abs(self) -> Self {
+            Self(unsafe { _mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn mask_eq(self, o: Self) -> M64x4 {
+            M64x4(unsafe { _mm256_cmp_pd::<_CMP_EQ_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mask_ne(self, o: Self) -> M64x4 {
+            M64x4(unsafe { _mm256_cmp_pd::<_CMP_NEQ_UQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mask_le(self, o: Self) -> M64x4 {
+            M64x4(unsafe { _mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mask_ge(self, o: Self) -> M64x4 {
+            M64x4(unsafe { _mm256_cmp_pd::<_CMP_GE_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn finite_mask(self) -> M64x4 {
+            let a = self.lane_abs();
+            M64x4(unsafe { _mm256_cmp_pd::<_CMP_LT_OQ>(a.0, _mm256_set1_pd(f64::INFINITY)) })
+        }
+        #[inline(always)]
+        fn select(m: M64x4, a: Self, b: Self) -> Self {
+            Self(unsafe { _mm256_blendv_pd(b.0, a.0, m.0) })
+        }
+        #[inline(always)]
+        fn lane_ulp(self) -> Self {
+            // For finite x: |x| with the fraction cleared is 2^e (0 for zero and subnormals);
+            // 2^e · 2^−52 is exact (a power of two ≥ 2^−1074), which is ulp for normal x; the
+            // max with 2^−1074 gives the ulp of zero and subnormals. Non-finite: the scalar
+            // formula's value, ulp(∞).
+            unsafe {
+                let exp = _mm256_and_pd(self.0, _mm256_set1_pd(f64::INFINITY));
+                let u = _mm256_max_pd(
+                    _mm256_mul_pd(exp, _mm256_set1_pd(f64::EPSILON)),
+                    _mm256_set1_pd(f64::from_bits(1)),
+                );
+                let fin = _mm256_cmp_pd::<_CMP_LT_OQ>(exp, _mm256_set1_pd(f64::INFINITY));
+                Self(_mm256_blendv_pd(
+                    _mm256_set1_pd(crate::float::ulp(f64::INFINITY)),
+                    u,
+                    fin,
+                ))
+            }
+        }
+        #[inline(always)]
+        fn load(src: &[f64]) -> Self {
+            assert!(src.len() >= 4);
+            // SAFETY: four f64 are readable at `src` (checked above).
+            Self(unsafe { _mm256_loadu_pd(src.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, dst: &mut [f64]) {
+            assert!(dst.len() >= 4);
+            // SAFETY: four f64 are writable at `dst` (checked above).
+            unsafe { _mm256_storeu_pd(dst.as_mut_ptr(), self.0) }
+        }
+    }
+
     impl Lane for F64x4 {
         type Scalar = f64;
         const WIDTH: usize = 4;
@@ -209,7 +520,46 @@ mod avx2 {
                 self.0 = _mm256_loadu_pd(a.as_ptr());
             }
         }
+        // Inline assembly, because LLVM folds an FMA by the constant 1 back into an addition
+        // (the point is the other execution unit); the ±1 come from memory operands, so they
+        // take no register. The instructions read only the constant statics below.
+        #[inline(always)]
+        fn add_on_fma(self, o: Self) -> Self {
+            let mut r = o.0;
+            // SAFETY: AVX2/FMA are enabled (see the module cfg); reads only `PLUS_ONE`.
+            unsafe {
+                core::arch::asm!(
+                    "vfmadd231pd {r}, {a}, ymmword ptr [rip + {one}]",
+                    r = inout(ymm_reg) r,
+                    a = in(ymm_reg) self.0,
+                    one = sym PLUS_ONE,
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            Self(r)
+        }
+        #[inline(always)]
+        fn sub_on_fma(self, o: Self) -> Self {
+            let mut r = self.0;
+            // SAFETY: as in `add_on_fma`; reads only `MINUS_ONE`.
+            unsafe {
+                core::arch::asm!(
+                    "vfmadd231pd {r}, {b}, ymmword ptr [rip + {m}]",
+                    r = inout(ymm_reg) r,
+                    b = in(ymm_reg) o.0,
+                    m = sym MINUS_ONE,
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            Self(r)
+        }
     }
+
+    /// Four 1.0 for [`Lane::add_on_fma`] (32-byte aligned for the memory operand).
+    #[repr(C, align(32))]
+    struct Ones([f64; 4]);
+    static PLUS_ONE: Ones = Ones([1.0; 4]);
+    static MINUS_ONE: Ones = Ones([-1.0; 4]);
 }
 
 #[cfg(all(
@@ -217,7 +567,7 @@ mod avx2 {
     target_feature = "avx2",
     target_feature = "fma"
 ))]
-pub use avx2::F64x4;
+pub use avx2::{F64x4, M64x4};
 
 /// The fastest f64 lane type of this build: [`F64x4`] (AVX2) where available, else four
 /// portable lanes.
@@ -296,6 +646,96 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
     #[inline(always)]
     fn set(&mut self, l: usize, v: L::Scalar) {
         self.0[l / L::WIDTH].set(l % L::WIDTH, v)
+    }
+    #[inline(always)]
+    fn add_on_fma(self, o: Self) -> Self {
+        let mut r = self.0;
+        for k in 0..K {
+            r[k] = self.0[k].add_on_fma(o.0[k]);
+        }
+        Self(r)
+    }
+    #[inline(always)]
+    fn sub_on_fma(self, o: Self) -> Self {
+        let mut r = self.0;
+        for k in 0..K {
+            r[k] = self.0[k].sub_on_fma(o.0[k]);
+        }
+        Self(r)
+    }
+}
+
+/// The mask of [`Wide`]: one mask per lane group.
+#[derive(Clone, Copy, Debug)]
+pub struct WideMask<M: LaneMask, const K: usize>(pub [M; K]);
+
+impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
+    const WIDTH: usize = K * M::WIDTH;
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Self(core::array::from_fn(|k| self.0[k].and(o.0[k])))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Self(core::array::from_fn(|k| self.0[k].or(o.0[k])))
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self(core::array::from_fn(|k| self.0[k].not()))
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0.iter().all(|m| m.all())
+    }
+    #[inline(always)]
+    fn test(self, l: usize) -> bool {
+        self.0[l / M::WIDTH].test(l % M::WIDTH)
+    }
+}
+
+impl<L: MaskedLane, const K: usize> MaskedLane for Wide<L, K> {
+    type Mask = WideMask<L::Mask, K>;
+    #[inline(always)]
+    fn lane_abs(self) -> Self {
+        Self(core::array::from_fn(|k| self.0[k].lane_abs()))
+    }
+    #[inline(always)]
+    fn mask_eq(self, o: Self) -> Self::Mask {
+        WideMask(core::array::from_fn(|k| self.0[k].mask_eq(o.0[k])))
+    }
+    #[inline(always)]
+    fn mask_ne(self, o: Self) -> Self::Mask {
+        WideMask(core::array::from_fn(|k| self.0[k].mask_ne(o.0[k])))
+    }
+    #[inline(always)]
+    fn mask_le(self, o: Self) -> Self::Mask {
+        WideMask(core::array::from_fn(|k| self.0[k].mask_le(o.0[k])))
+    }
+    #[inline(always)]
+    fn mask_ge(self, o: Self) -> Self::Mask {
+        WideMask(core::array::from_fn(|k| self.0[k].mask_ge(o.0[k])))
+    }
+    #[inline(always)]
+    fn finite_mask(self) -> Self::Mask {
+        WideMask(core::array::from_fn(|k| self.0[k].finite_mask()))
+    }
+    #[inline(always)]
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self {
+        Self(core::array::from_fn(|k| L::select(m.0[k], a.0[k], b.0[k])))
+    }
+    #[inline(always)]
+    fn lane_ulp(self) -> Self {
+        Self(core::array::from_fn(|k| self.0[k].lane_ulp()))
+    }
+    #[inline(always)]
+    fn load(src: &[L::Scalar]) -> Self {
+        Self(core::array::from_fn(|k| L::load(&src[k * L::WIDTH..])))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [L::Scalar]) {
+        for k in 0..K {
+            self.0[k].store(&mut dst[k * L::WIDTH..]);
+        }
     }
 }
 
@@ -452,12 +892,12 @@ fn iterate_one_scalar<T: FloatTerm, const N: usize>(
     (x.0, y.0)
 }
 
-/// Iterates orbit k at its own parameters (a[k], b[k]) `steps` times, 2·`L::WIDTH` orbits at a
-/// time; a group whose lanes cannot share one instruction sequence (see
-/// [`Param::per_lane`]), and the orbits left over, go through the scalar fast tier (same
-/// results).
+/// Iterates orbit k at its own parameters (a[k], b[k]) `steps` times, `B`·`L::WIDTH` orbits
+/// at a time (`B` = 1 or 2 blocks per loop iteration); a group whose lanes cannot share one
+/// instruction sequence (see [`Param::per_lane`]), and the orbits left over, go through the
+/// scalar fast tier (same results).
 #[inline(always)]
-fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
+fn iterate_blocks_per_orbit<L: Lane, const N: usize, const B: usize>(
     a: &[Expansion<L::Scalar, N>],
     b: &[Expansion<L::Scalar, N>],
     xs: &mut [Expansion<L::Scalar, N>],
@@ -469,31 +909,36 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
         "henon_iterate_per_orbit: a, b, xs and ys differ in length"
     );
     let w = L::WIDTH;
-    let full = xs.len() / (2 * w) * (2 * w);
+    let g = B * w;
+    let full = xs.len() / g * g;
     let mut k = 0;
     while k < full {
         let p0 = Params::<L, N>::per_lane(&a[k..k + w], &b[k..k + w]);
-        let p1 = Params::<L, N>::per_lane(&a[k + w..k + 2 * w], &b[k + w..k + 2 * w]);
+        let p1 = if B == 2 {
+            Params::<L, N>::per_lane(&a[k + w..k + 2 * w], &b[k + w..k + 2 * w])
+        } else {
+            p0
+        };
         match (p0, p1) {
-            (Some(p0), Some(p1)) => iterate_two_blocks(
-                &p0,
-                &p1,
-                &mut xs[k..k + 2 * w],
-                &mut ys[k..k + 2 * w],
-                steps,
-            ),
+            (Some(p0), Some(p1)) => {
+                if B == 2 {
+                    iterate_two_blocks(&p0, &p1, &mut xs[k..k + g], &mut ys[k..k + g], steps)
+                } else {
+                    iterate_one_block(&p0, &mut xs[k..k + g], &mut ys[k..k + g], steps)
+                }
+            }
             _ => {
-                let g = k..k + 2 * w;
+                let r = k..k + g;
                 per_orbit_scalar_impl(
-                    &a[g.clone()],
-                    &b[g.clone()],
-                    &mut xs[g.clone()],
-                    &mut ys[g],
+                    &a[r.clone()],
+                    &b[r.clone()],
+                    &mut xs[r.clone()],
+                    &mut ys[r],
                     steps,
                 )
             }
         }
-        k += 2 * w;
+        k += g;
     }
     per_orbit_scalar_impl(
         &a[full..],
@@ -502,6 +947,23 @@ fn iterate_blocks_per_orbit<L: Lane, const N: usize>(
         &mut ys[full..],
         steps,
     );
+}
+
+/// Iterates the `L::WIDTH` orbits of `cx`, `cy` `steps` times as one block with parameters `p`.
+#[inline(always)]
+fn iterate_one_block<L: Lane, const N: usize>(
+    p: &Params<L, N>,
+    cx: &mut [Expansion<L::Scalar, N>],
+    cy: &mut [Expansion<L::Scalar, N>],
+    steps: u64,
+) {
+    let mut b0 = Block::<L, N>::load(cx, cy);
+    for _ in 0..steps {
+        b0.step(p);
+    }
+    for l in 0..L::WIDTH {
+        (cx[l], cy[l]) = b0.get(l);
+    }
 }
 
 /// Orbit k at (a[k], b[k]) through the scalar fast tier, one orbit at a time (instantiated in
@@ -558,16 +1020,20 @@ pub(crate) fn per_orbit_f64_impl<const N: usize>(
 ) -> Result<(), SimdUnavailable> {
     match level {
         SimdLevel::Baseline => {
-            // Two AVX2 registers per term up to N = 4 (more independent operations in flight:
-            // 13 against 14 ns per orbit step at N = 4 when measured). Past N = 4 the two
-            // blocks' state (4·N registers per block) is far beyond AVX2's 16: LLVM took about
-            // 140 s of the build to allocate registers for N = 5..8 on `Wide`, against 5 s on
-            // one register per term, which spills no worse. `N` is a constant: one branch is
-            // compiled per N.
+            // Two AVX2 registers per term (`Wide`: every operation issues two independent
+            // instructions back to back, which the out-of-order window needs to overlap the
+            // long 2Sum chains of the level sums). Up to N = 4 also two blocks per loop
+            // iteration (13 against 14 ns per orbit step at N = 4 when measured). Past N = 4
+            // one block: two blocks of `Wide` (4·N registers per block) took LLVM about 140 s
+            // of the build for N = 5..8; one block of `Wide` has the register demand of two
+            // blocks of one register per term (what ran before) and was 10–23% faster at
+            // N = 5..8 on Zen 5 (measured: in-order issue of one block's step, then the
+            // other's, leaves the window with too little independent work). `N` is a
+            // constant: one branch is compiled per N.
             if N <= 4 {
-                iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps);
+                iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 2>(a, b, xs, ys, steps);
             } else {
-                iterate_blocks_per_orbit::<F64Lanes, N>(a, b, xs, ys, steps);
+                iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 1>(a, b, xs, ys, steps);
             }
             Ok(())
         }
@@ -629,8 +1095,8 @@ impl SimdLevel {
         SimdLevel::Baseline
     }
 
-    /// Lanes (orbits) per lane group at this level, at most (at the baseline level, 8 up to
-    /// N = 4 and 4 past it: see `per_orbit_f64_impl`).
+    /// Lanes (orbits) per lane group at this level (at the baseline level two registers of 4:
+    /// see `per_orbit_f64_impl`).
     pub fn lanes(self) -> usize {
         match self {
             SimdLevel::Baseline => <Wide<F64Lanes, 2> as Lane>::WIDTH,
@@ -718,7 +1184,7 @@ unsafe fn iterate_per_orbit_avx512<const N: usize>(
     ys: &mut [Expansion<f64, N>],
     steps: u64,
 ) {
-    iterate_blocks_per_orbit::<crate::avx512::F64x8, N>(a, b, xs, ys, steps);
+    iterate_blocks_per_orbit::<crate::avx512::F64x8, N, 2>(a, b, xs, ys, steps);
 }
 
 /// Double-word (N = 2) accurate-tier operations on lanes: the same operations as

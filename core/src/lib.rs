@@ -31,6 +31,7 @@
 #![deny(missing_docs)]
 
 pub mod accurate;
+pub mod accurate_batch;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod batch;

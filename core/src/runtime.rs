@@ -240,3 +240,94 @@ pub fn henon_iterate_batch_f64_at(
     let b_all = b.repeat(orbits);
     henon_iterate_per_orbit_f64_at(level, n, &a_all, &b_all, xs, ys, steps)
 }
+
+/// The batched accurate operation `op` ([`crate::accurate_batch`]) on `n`-term f64
+/// expansions, flat slices (for the term operations `ys[k]` is operation k's term; for `Sqr`
+/// `ys` is unused), on the widest SIMD this CPU has. The same results, bit for bit, as the
+/// scalar [`Expansion`] operations.
+pub fn accurate_op_f64(
+    op: crate::accurate_batch::AccOp,
+    n: usize,
+    xs: &[f64],
+    ys: &[f64],
+    out: &mut [f64],
+) {
+    // The detected level is always available.
+    let _ = accurate_op_f64_at(SimdLevel::detect(), op, n, xs, ys, out);
+}
+
+/// [`accurate_op_f64`] at a chosen SIMD level; refuses a level this CPU lacks.
+pub fn accurate_op_f64_at(
+    level: SimdLevel,
+    op: crate::accurate_batch::AccOp,
+    n: usize,
+    xs: &[f64],
+    ys: &[f64],
+    out: &mut [f64],
+) -> Result<(), SimdUnavailable> {
+    use crate::accurate_batch as ab;
+    check_n(n);
+    match level {
+        SimdLevel::Baseline => {
+            with_terms!(n, N => ab::op_slices::<batch::F64Lanes, N>(op, xs, ys, out));
+            Ok(())
+        }
+        SimdLevel::Avx512 => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: AVX-512F was detected just above.
+                    with_terms!(n, N => unsafe { ab::avx512::op_slices::<N>(op, xs, ys, out) });
+                    return Ok(());
+                }
+            }
+            Err(SimdUnavailable(level))
+        }
+    }
+}
+
+/// [`accurate_op_f64`] for f32 terms, on eight portable lanes.
+pub fn accurate_op_f32(
+    op: crate::accurate_batch::AccOp,
+    n: usize,
+    xs: &[f32],
+    ys: &[f32],
+    out: &mut [f32],
+) {
+    check_n(n);
+    with_terms!(n, N => crate::accurate_batch::op_slices::<batch::Lanes<f32, 8>, N>(op, xs, ys, out))
+}
+
+/// The batched accurate Hénon iteration ([`crate::accurate_batch`]): every orbit (xs[k],
+/// ys[k]) at the one parameter pair (a, b) (each `n` terms), f64 terms, at SIMD `level`. The
+/// same results, bit for bit, as `henon_iterate` on `Expansion<f64, n>`. Refuses a level this
+/// CPU lacks.
+pub fn henon_iterate_accurate_batch_f64_at(
+    level: SimdLevel,
+    n: usize,
+    a: &[f64],
+    b: &[f64],
+    xs: &mut [f64],
+    ys: &mut [f64],
+    steps: u64,
+) -> Result<(), SimdUnavailable> {
+    use crate::accurate_batch as ab;
+    check_n(n);
+    match level {
+        SimdLevel::Baseline => {
+            with_terms!(n, N => ab::henon_slices::<batch::F64Lanes, N>(a, b, xs, ys, steps));
+            Ok(())
+        }
+        SimdLevel::Avx512 => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: AVX-512F was detected just above.
+                    with_terms!(n, N => unsafe { ab::avx512::henon_slices::<N>(a, b, xs, ys, steps) });
+                    return Ok(());
+                }
+            }
+            Err(SimdUnavailable(level))
+        }
+    }
+}

@@ -11,7 +11,9 @@
 //! - `fast-1`: the same arithmetic one orbit at a time (latency-bound; shows what interleaving
 //!   buys);
 //! - `accurate`: the accurate tier (`Expansion<f64, N>`, proven bounds), one orbit at a time;
-//! - `acc-batch` (N = 2): the accurate tier's double-word arithmetic batched like `fast`;
+//! - `acc-batch`: the accurate tier batched on SIMD lanes like `fast`, bit for bit the
+//!   scalar accurate results: for N ≥ 3 `expanse_core::accurate_batch` (the widest SIMD;
+//!   `acc-avx2` the same on AVX2 where AVX-512 is used), for N = 2 the double-word lanes;
 //! - `mpfr`: `rug::Float` at 53·N bits, in-place operations, no allocation per step.
 //!
 //! - `search`: the search itself (`expanse_search`, the CPU backend: transient, close-return
@@ -22,6 +24,7 @@
 //! machine may be shared). Ratios are against the MPFR rate from the same run.
 
 use super::{bench::Args, CmdResult, Outcome};
+use expanse_core::accurate_batch::henon_iterate_accurate_batch_f64_at;
 use expanse_core::batch::{
     henon_iterate_batch_dw, henon_iterate_batch_f64_at, F64Lanes, SimdLevel,
 };
@@ -46,6 +49,9 @@ struct Row {
     fast_one_orbit_it_per_s: f64,
     accurate_it_per_s: f64,
     accurate_batched_it_per_s: Option<f64>,
+    /// The batched accurate tier (N ≥ 3) on AVX2 lanes, measured only when `acc-batch` used
+    /// AVX-512.
+    accurate_batched_avx2_it_per_s: Option<f64>,
     mpfr_it_per_s: f64,
     fast_vs_mpfr: f64,
     accurate_vs_mpfr: f64,
@@ -208,11 +214,33 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         "1.4".parse::<Expansion<f64, 2>>().expect("constant parses"),
         "0.3".parse::<Expansion<f64, 2>>().expect("constant parses"),
     );
-    let mut acc_batch = |steps: u64| {
+    let mut acc_batch_dw = |steps: u64| {
         xd.par_chunks_mut(per_thread)
             .zip(yd.par_chunks_mut(per_thread))
             .for_each(|(cx, cy)| henon_iterate_batch_dw::<F64Lanes>(&a2, &b2, cx, cy, steps));
     };
+    // Accurate tier, batched on lanes (N ≥ 3), at `level` and at the baseline level.
+    let acc_batched = |level: SimdLevel| {
+        let (mut xs, mut ys) = starts::<N>(orbits);
+        move |steps: u64| {
+            xs.par_chunks_mut(per_thread)
+                .zip(ys.par_chunks_mut(per_thread))
+                .for_each(|(cx, cy)| {
+                    henon_iterate_accurate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
+                        .expect("level detected as available");
+                });
+        }
+    };
+    let mut acc_lanes = acc_batched(level);
+    let mut acc_lanes_base = acc_batched(SimdLevel::Baseline);
+    let mut acc_batch = |steps: u64| {
+        if N == 2 {
+            acc_batch_dw(steps)
+        } else {
+            acc_lanes(steps)
+        }
+    };
+    let with_acc_base = N >= 3 && with_baseline;
 
     // Calibrate each, then alternate timed runs (the machine is shared: alternating and
     // keeping the best of each spreads any interference over all of them).
@@ -226,12 +254,18 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
     let s_one = calibrate(per, &mut fast_one);
     let s_acc = calibrate(per, &mut accurate);
     let s_mpfr = calibrate(per, &mut mpfr);
-    let s_accb = if N == 2 {
+    let s_accb = if N >= 2 {
         calibrate(per, &mut acc_batch)
     } else {
         0
     };
+    let s_accb_base = if with_acc_base {
+        calibrate(per, &mut acc_lanes_base)
+    } else {
+        0
+    };
     let best = |a: (f64, f64), b: (f64, f64)| (a.0.max(b.0), a.1.max(b.1));
+    let mut accb_base_r = (0.0, 0.0);
     let (mut fast_r, mut base_r, mut one_r, mut acc_r, mut mpfr_r, mut accb_r) = (
         (0.0, 0.0),
         (0.0, 0.0),
@@ -248,8 +282,14 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         mpfr_r = best(mpfr_r, timed(orbits, s_mpfr, threads, &mut mpfr));
         one_r = best(one_r, timed(orbits, s_one, threads, &mut fast_one));
         acc_r = best(acc_r, timed(orbits, s_acc, threads, &mut accurate));
-        if N == 2 {
+        if N >= 2 {
             accb_r = best(accb_r, timed(orbits, s_accb, threads, &mut acc_batch));
+        }
+        if with_acc_base {
+            accb_base_r = best(
+                accb_base_r,
+                timed(orbits, s_accb_base, threads, &mut acc_lanes_base),
+            );
         }
     }
 
@@ -259,7 +299,7 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         8 => Some(4.0),
         _ => None,
     };
-    let accb = (N == 2).then_some(accb_r.1);
+    let accb = (N >= 2).then_some(accb_r.1);
     Row {
         n: N,
         mpfr_bits: prec,
@@ -268,6 +308,7 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         fast_one_orbit_it_per_s: one_r.1,
         accurate_it_per_s: acc_r.1,
         accurate_batched_it_per_s: accb,
+        accurate_batched_avx2_it_per_s: with_acc_base.then_some(accb_base_r.1),
         mpfr_it_per_s: mpfr_r.1,
         fast_vs_mpfr: fast_r.1 / mpfr_r.1,
         accurate_vs_mpfr: acc_r.1 / mpfr_r.1,
@@ -333,7 +374,7 @@ pub fn run(args: &Args) -> CmdResult {
         report.simd
     );
     println!(
-        "{:>2} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:>2} {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "N",
         "bits",
         "fast",
@@ -341,6 +382,7 @@ pub fn run(args: &Args) -> CmdResult {
         "fast-1",
         "accurate",
         "acc-batch",
+        "acc-avx2",
         "MPFR",
         "fast/MPFR",
         "acc/MPFR",
@@ -363,7 +405,7 @@ pub fn run(args: &Args) -> CmdResult {
             None => String::new(),
         };
         println!(
-            "{:>2} {:>5} {:>10.3e} {:>10} {:>10.3e} {:>10.3e} {:>10} {:>10.3e} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>9}",
+            "{:>2} {:>5} {:>10.3e} {:>10} {:>10.3e} {:>10.3e} {:>10} {:>10} {:>10.3e} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>9}",
             r.n,
             r.mpfr_bits,
             r.fast_it_per_s,
@@ -371,6 +413,7 @@ pub fn run(args: &Args) -> CmdResult {
             r.fast_one_orbit_it_per_s,
             r.accurate_it_per_s,
             opt(r.accurate_batched_it_per_s, 0),
+            opt(r.accurate_batched_avx2_it_per_s, 0),
             r.mpfr_it_per_s,
             r.fast_vs_mpfr,
             r.accurate_vs_mpfr,

@@ -363,3 +363,64 @@ fn batch_dw_matches_scalar_accurate_tier() {
     check_dw::<F64Lanes>();
     check_dw::<Lanes<f64, 2>>();
 }
+
+/// `Lane::add_on_fma` / `sub_on_fma` (on AVX2 an FMA by ±1 in inline assembly, used by the
+/// fast tier's level sums) give exactly `+` / `−` of f64, bit for bit, on every lane type the
+/// library's f64 matrix uses: signed zeros, infinities, subnormals, cancellation, overflow,
+/// and random operands (NaN compared as NaN: its payload is unspecified).
+#[test]
+fn add_and_sub_on_fma_units_equal_plain_add_and_sub() {
+    fn check<L: Lane<Scalar = f64>>(pairs: &[(f64, f64)]) {
+        for chunk in pairs.chunks(L::WIDTH) {
+            let (mut a, mut b) = (L::splat(0.0), L::splat(0.0));
+            for (l, &(x, y)) in chunk.iter().enumerate() {
+                a.set(l, x);
+                b.set(l, y);
+            }
+            let (s, d) = (a.add_on_fma(b), a.sub_on_fma(b));
+            for (l, &(x, y)) in chunk.iter().enumerate() {
+                assert_eq!(bits(&[s.get(l)]), bits(&[x + y]), "{x:e} + {y:e}");
+                assert_eq!(bits(&[d.get(l)]), bits(&[x - y]), "{x:e} - {y:e}");
+            }
+        }
+    }
+    let specials = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE / 8.0,
+        5e-324,
+        f64::MAX,
+        -f64::MAX,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0 + f64::EPSILON,
+        0.1,
+    ];
+    let mut pairs: Vec<(f64, f64)> = Vec::new();
+    for &x in &specials {
+        for &y in &specials {
+            pairs.push((x, y));
+        }
+    }
+    let mut rng = SplitMix(99);
+    for _ in 0..4000 {
+        let x = f64::from_bits(rng.next());
+        // Nearby magnitudes too, so that sums cancel and round.
+        let y = if rng.next() & 1 == 0 {
+            -x * (1.0 + (rng.next() >> 40) as f64 * f64::EPSILON)
+        } else {
+            f64::from_bits(rng.next())
+        };
+        pairs.push((x, y));
+    }
+    while pairs.len() % 8 != 0 {
+        pairs.push((1.0, 2.0));
+    }
+    check::<f64>(&pairs);
+    check::<F64Lanes>(&pairs);
+    check::<expanse_core::batch::Wide<F64Lanes, 2>>(&pairs);
+}

@@ -1,6 +1,7 @@
 //! All integration tests of this crate in one test binary (one link of the workspace instead
 //! of one per file; see the README's "Development" section). Each module is one topic.
 
+mod accurate_batch;
 mod accurate_frozen;
 mod accurate_vs_mpfr;
 mod batch;

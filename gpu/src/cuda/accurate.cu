@@ -1074,12 +1074,12 @@ __device__ int acc_cmp(const E &a, const E &b) { return ac_cmp<NT>(x_of(a), x_of
 
 // The register-resident variants (same results; see "register-resident fast paths"), for the
 // array and BLAS programs.
-__device__ __forceinline__ E acc_add_reg(const E &a, const E &b) { return e_of(ac_add_reg<NT>(x_of(a), x_of(b))); }
-__device__ __forceinline__ E acc_sub_reg(const E &a, const E &b) { return e_of(ac_sub_reg<NT>(x_of(a), x_of(b))); }
-__device__ __forceinline__ E acc_add_term_reg(const E &a, T t) { return e_of(ac_add_reg<NT>(x_of(a), x_from<NT>(t))); }
-__device__ __forceinline__ E acc_mul_reg(const E &a, const E &b) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(b))); }
-__device__ __forceinline__ E acc_sqr_reg(const E &a) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(a))); }
-__device__ __forceinline__ E acc_mul_term_reg(const E &a, T t) { return e_of(ac_mul_term_reg<NT>(x_of(a), t)); }
-__device__ __forceinline__ int acc_cmp_reg(const E &a, const E &b) { return ac_cmp_reg<NT>(x_of(a), x_of(b)); }
+static __device__ __forceinline__ E acc_add_reg(const E &a, const E &b) { return e_of(ac_add_reg<NT>(x_of(a), x_of(b))); }
+static __device__ __forceinline__ E acc_sub_reg(const E &a, const E &b) { return e_of(ac_sub_reg<NT>(x_of(a), x_of(b))); }
+static __device__ __forceinline__ E acc_add_term_reg(const E &a, T t) { return e_of(ac_add_reg<NT>(x_of(a), x_from<NT>(t))); }
+static __device__ __forceinline__ E acc_mul_reg(const E &a, const E &b) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(b))); }
+static __device__ __forceinline__ E acc_sqr_reg(const E &a) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(a))); }
+static __device__ __forceinline__ E acc_mul_term_reg(const E &a, T t) { return e_of(ac_mul_term_reg<NT>(x_of(a), t)); }
+static __device__ __forceinline__ int acc_cmp_reg(const E &a, const E &b) { return ac_cmp_reg<NT>(x_of(a), x_of(b)); }
 
 #endif // EXPANSE_ACCURATE_CU

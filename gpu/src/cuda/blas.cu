@@ -71,13 +71,14 @@ __device__ __forceinline__ double bnd_add_local(const BC &c, double v0, double w
     return bnd_delta(c, BC_ADD, r0);
 }
 
-// host.rs epilogue: r = alpha*u + beta*y and its bound.
+// host.rs epilogue: r = alpha*u + beta*y and its bound. Once per output: the out-of-line
+// acc_mul / acc_add (same results as the _reg variants, less code to compile).
 __device__ __forceinline__ void blas_epilogue(const BC &c, const E &u, double err_u, int has_alpha, const E &al, int has_beta,
                                               const E &be, const E &y, E &r, double &err) {
     E v = u;
     double err_v = err_u;
     if (has_alpha) {
-        v = acc_mul_reg(al, u);
+        v = acc_mul(al, u);
         err_v = bnd_mul_prop(c, BC_MUL, lead_abs(al), lead_abs(u), err_u, lead_abs(v));
     }
     if (!has_beta) {
@@ -85,9 +86,9 @@ __device__ __forceinline__ void blas_epilogue(const BC &c, const E &u, double er
         err = err_v;
         return;
     }
-    const E w = acc_mul_reg(be, y);
+    const E w = acc_mul(be, y);
     const double err_w = bnd_mul_prop(c, BC_MUL, lead_abs(be), lead_abs(y), 0.0, lead_abs(w));
-    r = acc_add_reg(v, w);
+    r = acc_add(v, w);
     err = bnd_add_up(bnd_add_up(err_v, err_w), bnd_add_local(c, lead_abs(v), lead_abs(w), lead_abs(r)));
 }
 
@@ -118,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_scal(Sc alpha, cons
 // ---- GEMV (host.rs gemv_impl) ------------------------------------------------------------------------
 
 #define GEMV_CHUNK 32
-#define GEMV_AHEAD (NT <= 4 ? 8 : 2)
+#define GEMV_AHEAD (NT <= 4 ? 8 : 1)
 
 // Partial g = c*out_len + o: output o's chunk c (reduction indices 32c .. 32c + 31) folded left
 // to right from its first product, with its A, P, L accumulators.

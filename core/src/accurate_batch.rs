@@ -1,0 +1,669 @@
+//! The *accurate* tier (proven error bounds, [`crate::accurate`]) on SIMD lanes, for N ≥ 3:
+//! many independent operations at once, each lane computing exactly what the scalar
+//! [`Expansion`] operation computes, bit for bit.
+//!
+//! Why: the scalar accurate operations are bound by latency and by the data-dependent branches
+//! of VecSumErrBranch, so one orbit at a time the accurate tier ran 3–5× slower than MPFR
+//! (issue 18). Here lane l of a [`MaskedLane`] value is operation l.
+//!
+//! How, and why the results are identical: every scalar operation for N ≥ 3 (`fast_add`,
+//! `fast_add_term`, `fast_mul`, `fast_mul_term` in [`crate::accurate`]; `sqr` is `mul(x, x)`)
+//! builds a list of machine numbers with error-free transforms, then `certified_round`: up to
+//! three passes of VecSum + VecSumErrBranch, each followed by a run-time certificate, and the
+//! exact reference when all three fail. Here the same list is built on lanes in the same order
+//! (the add's pair order `|x_i| ≥ |y_i|` by a lane select), VecSum runs on lanes (it is
+//! branch-free), and VecSumErrBranch runs without data-dependent control flow: each lane keeps
+//! its emission count j (a lane value) and whether it has emitted N terms ("done"); a 2Sum
+//! with non-zero error writes its sum into `out[j]` by selects; once a lane is done, the
+//! magnitudes of the rest of the list are added to its tail sum `a` in the scalar order (so
+//! the rounding of that float sum is the scalar one). The certificate (finite,
+//! ulp-nonoverlapping with zeros only at the end, 4a ≤ 3·ulp(out[N−1])) is a lane mask,
+//! computed with the scalar comparisons' NaN semantics. Passes 2 and 3 run on lanes too, only
+//! while some lane's certificate has failed, and each lane keeps the result of its first
+//! certified pass, as the scalar loop does (one pass alone failed often enough, about one
+//! multiplication in ten at N = 8, that recomputing those lanes in scalar made the batch
+//! slower than the scalar code). A lane whose inputs are not all finite, whose leading-term
+//! result (`naive`) is not finite, or whose three certificates fail is recomputed by the
+//! scalar operation (which then runs its exact reference), so every lane's result equals the
+//! scalar operation's by construction. A lane that passes gets the scalar `settle` of a
+//! certified result: the terms verbatim, or when the sum is zero the signed zero IEEE gives
+//! (`naive` when it is zero, else +0).
+//!
+//! Only uniform branches remain: the emission loop stops once every lane is done (the rest of
+//! the list only feeds the tail sums), and passes 2–3 run only while a lane needs them; they
+//! change no result.
+//!
+//! Entry points: batched operations over slices ([`add_batch`], [`sub_batch`], [`mul_batch`],
+//! [`sqr_batch`], [`add_term_batch`], [`mul_term_batch`]) for f64 and f32 terms, and the
+//! batched accurate Hénon iteration [`henon_iterate_accurate_batch_f64`] (the op sequence of
+//! [`crate::henon_iterate`] on `Expansion<f64, N>`). They forward to the instances compiled
+//! once in [`crate::runtime`] behind a run-time N. For N < 3 they run the scalar operations
+//! (same results; the N = 2 double-word lanes are [`crate::batch::henon_iterate_batch_dw`]).
+//! Checked bit for bit against the scalar operations in `tests/it/accurate_batch.rs`.
+
+use crate::batch::{Lane, LaneMask, MaskedLane, SimdLevel, SimdUnavailable};
+use crate::eft::{two_prod, two_sum};
+use crate::expansion::Expansion;
+use crate::float::FloatTerm;
+
+/// The batched accurate operations (the argument of the run-time entry points in
+/// [`crate::runtime`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccOp {
+    /// `x.add(y)`
+    Add,
+    /// `x.sub(y)`
+    Sub,
+    /// `x.mul(y)`
+    Mul,
+    /// `x.sqr()` (`y` unused)
+    Sqr,
+    /// `x.add_term(t)` (one term per operation)
+    AddTerm,
+    /// `x.mul_term(t)` (one term per operation)
+    MulTerm,
+}
+
+/// Largest lane width of the lane types used here (`Wide<F64x8, 2>`), for transposing
+/// buffers.
+const MAX_WIDTH: usize = 16;
+
+/// VecSum (JMMP 2016 Alg. 1) on lanes: the scalar [`crate::eft::vec_sum`], lane-wise.
+#[inline(always)]
+fn vec_sum_lanes<L: Lane>(v: &mut [L]) {
+    let n = v.len();
+    let mut s = v[n - 1];
+    for i in (0..n - 1).rev() {
+        let (hi, lo) = two_sum(v[i], s);
+        v[i + 1] = lo;
+        s = hi;
+    }
+    v[0] = s;
+}
+
+/// `certified_round` (accurate.rs) on lanes: up to three passes of VecSum then
+/// VecSumErrBranch with per-lane state instead of branches, each with the certificate as a
+/// mask (see the module doc). Lanes whose mask is false (all three passes failed: the scalar
+/// operation runs its exact reference) hold unspecified terms.
+#[inline(always)]
+fn certified_round_lanes<L: MaskedLane, const N: usize>(v: &mut [L]) -> ([L; N], L::Mask) {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut out = [zero; N];
+    let mut ok = zero.mask_ne(zero);
+    // Up to three passes, as the scalar loop; passes 2 and 3 run only while some lane still
+    // fails (a uniform branch), and each lane keeps the result of the first pass that
+    // certifies it, as the scalar loop returns at that pass. One loop body, not unrolled
+    // copies: the code of an operation is compiled once per call site.
+    let mut pass = 0;
+    while pass < 3 && !ok.all() {
+        vec_sum_lanes(v);
+        let (o, ok_p) = err_branch_lanes::<L, N>(v);
+        for i in 0..N {
+            out[i] = L::select(ok, out[i], o[i]);
+        }
+        ok = ok.or(ok_p);
+        pass += 1;
+    }
+    (out, ok)
+}
+
+/// One VecSumErrBranch pass of `certified_round` on lanes (`v` unchanged), branch-free per
+/// lane, with the certificate as a mask (see the module doc).
+#[inline(always)]
+fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask) {
+    let len = v.len();
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let one = L::splat(<L::Scalar as FloatTerm>::ONE);
+    let n_lanes = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
+    let mut out = [zero; N];
+    let mut j = zero;
+    let mut done = zero.mask_ne(zero);
+    let mut eps = v[0];
+    let mut a = zero;
+    let mut k = 1usize;
+    while k < len && !done.all() {
+        let (r, err) = two_sum(eps, v[k]);
+        let nz = err.mask_ne(zero);
+        let emit = nz.and(done.not());
+        for (i, o) in out.iter_mut().enumerate() {
+            let at = emit.and(j.mask_eq(L::splat(<L::Scalar as FloatTerm>::from_f64(i as f64))));
+            *o = L::select(at, r, *o);
+        }
+        j = j + L::select(emit, one, zero);
+        let now_done = emit.and(j.mask_eq(n_lanes));
+        // Done before this step: the scalar loop has stopped and sums |v[k]| into a; done
+        // now: a starts at |eps| = |err|.
+        a = L::select(
+            done,
+            a + v[k].lane_abs(),
+            L::select(now_done, err.lane_abs(), a),
+        );
+        eps = L::select(nz, err, r);
+        done = done.or(now_done);
+        k += 1;
+    }
+    // Every lane is done (or the list is consumed): the rest feeds the tail sums.
+    while k < len {
+        a = a + v[k].lane_abs();
+        k += 1;
+    }
+    // Lanes that consumed everything: the last eps, when non-zero, is term j.
+    let last = eps.mask_ne(zero).and(done.not());
+    for (i, o) in out.iter_mut().enumerate() {
+        let at = last.and(j.mask_eq(L::splat(<L::Scalar as FloatTerm>::from_f64(i as f64))));
+        *o = L::select(at, eps, *o);
+    }
+    let four = L::splat(<L::Scalar as FloatTerm>::from_f64(4.0));
+    let three = L::splat(<L::Scalar as FloatTerm>::from_f64(3.0));
+    let tail_ok = (a * four).mask_le(out[N - 1].lane_ulp() * three);
+    let mut ok = done.not().or(tail_ok).and(out[0].finite_mask());
+    for i in 1..N {
+        let ok_i = out[i].mask_eq(zero).or(out[i - 1]
+            .mask_ne(zero)
+            .and(out[i].lane_abs().mask_le(out[i - 1].lane_ulp())));
+        ok = ok.and(ok_i);
+    }
+    (out, ok)
+}
+
+/// The scalar `settle` of a certified (finite) result: a zero sum becomes the signed zero
+/// IEEE gives, `naive` when it is zero, else +0; the lower terms of a zero result are +0
+/// already (an emitted sum is never zero).
+#[inline(always)]
+fn settle_lanes<L: MaskedLane, const N: usize>(mut out: [L; N], naive: L) -> [L; N] {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let z = L::select(naive.mask_eq(zero), naive, zero);
+    out[0] = L::select(out[0].mask_eq(zero), z, out[0]);
+    out
+}
+
+/// Mask of the lanes where every term of `x` is finite, and-ed into `m`.
+#[inline(always)]
+fn and_finite<L: MaskedLane, const N: usize>(m: L::Mask, x: &[L; N]) -> L::Mask {
+    x.iter().fold(m, |m, t| m.and(t.finite_mask()))
+}
+
+/// Lane version of `Expansion::add` for N ≥ 3 (`fast_add`); the mask marks the
+/// lanes whose result is final.
+#[inline(always)]
+pub(crate) fn add_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    y: &[L; N],
+) -> ([L; N], L::Mask) {
+    let naive = x[0] + y[0];
+    let ok = and_finite(and_finite(naive.finite_mask(), x), y);
+    let mut v = [x[0]; 16];
+    for i in 0..N {
+        let c = x[i].lane_abs().mask_ge(y[i].lane_abs());
+        v[2 * i] = L::select(c, x[i], y[i]);
+        v[2 * i + 1] = L::select(c, y[i], x[i]);
+    }
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
+/// Lane version of `Expansion::add_term` for N ≥ 3 (`fast_add_term`).
+#[inline(always)]
+pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) -> ([L; N], L::Mask) {
+    let naive = x[0] + t;
+    let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
+    let mut v = [x[0]; 9];
+    let c = x[0].lane_abs().mask_ge(t.lane_abs());
+    v[0] = L::select(c, x[0], t);
+    v[1] = L::select(c, t, x[0]);
+    v[2..N + 1].copy_from_slice(&x[1..N]);
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..N + 1]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
+/// Lane version of `Expansion::mul` for N ≥ 3 (`fast_mul`; the same list in the
+/// same order).
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    y: &[L; N],
+) -> ([L; N], L::Mask) {
+    let naive = x[0] * y[0];
+    let ok = and_finite(and_finite(naive.finite_mask(), x), y);
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut v = [zero; 65];
+    let mut len = 0usize;
+    let mut errs = [zero; 8];
+    for k in 0..N {
+        let prev = errs;
+        for i in 0..=k {
+            let (p, e) = two_prod(x[i], y[k - i]);
+            v[len] = p;
+            len += 1;
+            errs[i] = e;
+        }
+        for &e in &prev[..k] {
+            v[len] = e;
+            len += 1;
+        }
+    }
+    let mut t = errs[0];
+    for i in 1..N {
+        t = t + errs[i];
+    }
+    for i in 1..N {
+        t = x[i].mul_add(y[N - i], t);
+    }
+    v[len] = t;
+    len += 1;
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
+/// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`).
+#[inline(always)]
+pub(crate) fn mul_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) -> ([L; N], L::Mask) {
+    let naive = x[0] * t;
+    let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
+    let mut v = [x[0]; 16];
+    let mut prev_e = x[0];
+    for i in 0..N {
+        let (p, e) = two_prod(x[i], t);
+        if i == 0 {
+            v[0] = p;
+        } else {
+            v[2 * i - 1] = p;
+            v[2 * i] = prev_e;
+        }
+        prev_e = e;
+    }
+    v[2 * N - 1] = prev_e;
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
+/// The scalar operation `op` on one pair (the reference, and the path of lanes that fail).
+/// For the term operations the term is `y`'s leading term.
+#[inline(never)]
+#[cold]
+fn scalar_op<T: FloatTerm, const N: usize>(
+    op: AccOp,
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    match op {
+        AccOp::Add => x.add(y),
+        AccOp::Sub => x.sub(y),
+        AccOp::Mul => x.mul(y),
+        AccOp::Sqr => x.sqr(),
+        AccOp::AddTerm => x.add_term(y.terms[0]),
+        AccOp::MulTerm => x.mul_term(y.terms[0]),
+    }
+}
+
+/// Recomputes with the scalar operation the lanes of `res` whose mask is false (rare: a
+/// failed first-pass certificate or a non-finite value). For the term operations `y[0]` holds
+/// the terms.
+#[inline(always)]
+fn fix_lanes<L: MaskedLane, const N: usize>(
+    op: AccOp,
+    ok: L::Mask,
+    res: &mut [L; N],
+    x: &[L; N],
+    y: &[L; N],
+) {
+    if ok.all() {
+        return;
+    }
+    for l in 0..L::WIDTH {
+        if !ok.test(l) {
+            let xe =
+                Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| x[i].get(l)));
+            let ye =
+                Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| y[i].get(l)));
+            let r = scalar_op(op, &xe, &ye);
+            for (v, &t) in res.iter_mut().zip(&r.terms) {
+                v.set(l, t);
+            }
+        }
+    }
+}
+
+/// `op` on lanes with the failing lanes fixed: the scalar operation's result in every lane.
+#[inline(always)]
+fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: &[L; N]) -> [L; N] {
+    let (mut res, ok) = match op {
+        AccOp::Add => add_lanes(x, y),
+        AccOp::Sub => add_lanes(x, &y.map(|t| -t)),
+        AccOp::Mul => mul_lanes(x, y),
+        AccOp::Sqr => mul_lanes(x, x),
+        AccOp::AddTerm => add_term_lanes(x, y[0]),
+        AccOp::MulTerm => mul_term_lanes(x, y[0]),
+    };
+    fix_lanes(op, ok, &mut res, x, y);
+    res
+}
+
+/// Loads expansions `k0 .. k0 + WIDTH` of the flat `terms` (N terms each) into lanes.
+#[inline(always)]
+fn load_block<L: MaskedLane, const N: usize>(terms: &[L::Scalar], k0: usize) -> [L; N] {
+    let w = L::WIDTH;
+    let mut buf = [<L::Scalar as FloatTerm>::ZERO; MAX_WIDTH];
+    core::array::from_fn(|i| {
+        for l in 0..w {
+            buf[l] = terms[(k0 + l) * N + i];
+        }
+        L::load(&buf[..w])
+    })
+}
+
+/// Stores lanes into expansions `k0 .. k0 + WIDTH` of the flat `terms`.
+#[inline(always)]
+fn store_block<L: MaskedLane, const N: usize>(v: &[L; N], terms: &mut [L::Scalar], k0: usize) {
+    let w = L::WIDTH;
+    let mut buf = [<L::Scalar as FloatTerm>::ZERO; MAX_WIDTH];
+    for i in 0..N {
+        v[i].store(&mut buf[..w]);
+        for l in 0..w {
+            terms[(k0 + l) * N + i] = buf[l];
+        }
+    }
+}
+
+/// Checks the slice lengths of a batched operation: `xs` and `out` hold the same number of
+/// N-term expansions; `ys` as many expansions (binary operations), as many terms (term
+/// operations), or anything (`Sqr`). Returns the number of operations.
+fn check_lengths<T>(op: AccOp, n: usize, xs: &[T], ys: &[T], out: &[T]) -> usize {
+    assert!(
+        xs.len().is_multiple_of(n) && out.len() == xs.len(),
+        "accurate batch: xs and out must hold the same number of {n}-term expansions"
+    );
+    let count = xs.len() / n;
+    match op {
+        AccOp::Add | AccOp::Sub | AccOp::Mul => assert_eq!(
+            ys.len(),
+            xs.len(),
+            "accurate batch: xs and ys differ in length"
+        ),
+        AccOp::AddTerm | AccOp::MulTerm => assert_eq!(
+            ys.len(),
+            count,
+            "accurate batch: one term per operation expected"
+        ),
+        AccOp::Sqr => {}
+    }
+    count
+}
+
+/// Operand y of operation k as an expansion (the term in the leading place for the term
+/// operations; `x` itself for `Sqr`, unused).
+#[inline(always)]
+fn operand_y<T: FloatTerm, const N: usize>(op: AccOp, xs: &[T], ys: &[T], k: usize) -> [T; N] {
+    match op {
+        AccOp::Sqr => core::array::from_fn(|i| xs[k * N + i]),
+        AccOp::AddTerm | AccOp::MulTerm => {
+            let mut t = [T::ZERO; N];
+            t[0] = ys[k];
+            t
+        }
+        _ => core::array::from_fn(|i| ys[k * N + i]),
+    }
+}
+
+/// The body of the batched operations for one (lane type, N): flat slices as in
+/// [`crate::runtime`] (expansion k at `k·N .. (k+1)·N`; for the term operations `ys[k]` is the
+/// term). Whole lane groups on lanes, the rest (and every operation for N < 3) scalar.
+#[inline(always)]
+pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
+    op: AccOp,
+    xs: &[L::Scalar],
+    ys: &[L::Scalar],
+    out: &mut [L::Scalar],
+) {
+    let count = check_lengths(op, N, xs, ys, out);
+    let w = L::WIDTH;
+    let full = if N >= 3 { count / w * w } else { 0 };
+    let mut k0 = 0;
+    while k0 < full {
+        let x = load_block::<L, N>(xs, k0);
+        let y = match op {
+            AccOp::Sqr => x,
+            AccOp::AddTerm | AccOp::MulTerm => {
+                let mut y = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+                y[0] = L::load(&ys[k0..k0 + w]);
+                y
+            }
+            _ => load_block::<L, N>(ys, k0),
+        };
+        let r = op_lanes(op, &x, &y);
+        store_block(&r, out, k0);
+        k0 += w;
+    }
+    for k in full..count {
+        let x = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| xs[k * N + i]));
+        let y = Expansion::<L::Scalar, N>::from_normalized(operand_y::<_, N>(op, xs, ys, k));
+        let r = scalar_op(op, &x, &y);
+        out[k * N..(k + 1) * N].copy_from_slice(&r.terms);
+    }
+}
+
+/// One accurate Hénon step of every lane, in the order of [`crate::henon_step`] on
+/// `Expansion<_, N>`: x² = x.mul(x); t = x².mul(a); u = y.add_term(1); x' = u.add(−t);
+/// y' = x.mul(b).
+#[inline(always)]
+fn henon_step_lanes<L: MaskedLane, const N: usize>(
+    pa: &[L; N],
+    pb: &[L; N],
+    x: &mut [L; N],
+    y: &mut [L; N],
+) {
+    let mut one = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+    one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
+    let x2 = op_lanes(AccOp::Mul, x, x);
+    let t = op_lanes(AccOp::Mul, &x2, pa);
+    let u = op_lanes(AccOp::AddTerm, y, &one);
+    let nx = op_lanes(AccOp::Add, &u, &t.map(|v| -v));
+    let ny = op_lanes(AccOp::Mul, x, pb);
+    *x = nx;
+    *y = ny;
+}
+
+/// The body of the batched accurate Hénon iteration for one (lane type, N ≥ 3): flat slices,
+/// every orbit at (a, b); whole lane groups on lanes, the rest through the scalar
+/// [`crate::henon_iterate`] (same results).
+#[inline(always)]
+pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
+    a: &[L::Scalar],
+    b: &[L::Scalar],
+    xs: &mut [L::Scalar],
+    ys: &mut [L::Scalar],
+    steps: u64,
+) {
+    assert!(
+        a.len() == N && b.len() == N && xs.len().is_multiple_of(N) && ys.len() == xs.len(),
+        "accurate Hénon batch: a and b are one {N}-term expansion, xs and ys as many each"
+    );
+    let count = xs.len() / N;
+    let w = L::WIDTH;
+    let full = if N >= 3 { count / w * w } else { 0 };
+    let pa: [L; N] = core::array::from_fn(|i| L::splat(a[i]));
+    let pb: [L; N] = core::array::from_fn(|i| L::splat(b[i]));
+    let mut k0 = 0;
+    while k0 < full {
+        let mut x = load_block::<L, N>(xs, k0);
+        let mut y = load_block::<L, N>(ys, k0);
+        for _ in 0..steps {
+            henon_step_lanes(&pa, &pb, &mut x, &mut y);
+        }
+        store_block(&x, xs, k0);
+        store_block(&y, ys, k0);
+        k0 += w;
+    }
+    let ae = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| a[i]));
+    let be = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| b[i]));
+    for k in full..count {
+        let x = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| xs[k * N + i]));
+        let y = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| ys[k * N + i]));
+        let (nx, ny) = scalar_henon(&ae, &be, &x, &y, steps);
+        xs[k * N..(k + 1) * N].copy_from_slice(&nx.terms);
+        ys[k * N..(k + 1) * N].copy_from_slice(&ny.terms);
+    }
+}
+
+/// The scalar accurate Hénon iteration of one orbit (kept out of line).
+#[inline(never)]
+fn scalar_henon<T: FloatTerm, const N: usize>(
+    a: &Expansion<T, N>,
+    b: &Expansion<T, N>,
+    x: &Expansion<T, N>,
+    y: &Expansion<T, N>,
+    steps: u64,
+) -> (Expansion<T, N>, Expansion<T, N>) {
+    crate::henon_iterate(a, b, x, y, steps)
+}
+
+/// Term types with batched accurate operations (f64 and f32): the hook to the instances in
+/// [`crate::runtime`].
+pub trait AccurateBatchTerm: FloatTerm {
+    /// `op` on `n`-term expansions given as flat slices (see [`crate::runtime`]).
+    fn accurate_op_terms(op: AccOp, n: usize, xs: &[Self], ys: &[Self], out: &mut [Self]);
+}
+
+impl AccurateBatchTerm for f64 {
+    fn accurate_op_terms(op: AccOp, n: usize, xs: &[f64], ys: &[f64], out: &mut [f64]) {
+        crate::runtime::accurate_op_f64(op, n, xs, ys, out)
+    }
+}
+
+impl AccurateBatchTerm for f32 {
+    fn accurate_op_terms(op: AccOp, n: usize, xs: &[f32], ys: &[f32], out: &mut [f32]) {
+        crate::runtime::accurate_op_f32(op, n, xs, ys, out)
+    }
+}
+
+fn typed<T: AccurateBatchTerm, const N: usize>(
+    op: AccOp,
+    xs: &[Expansion<T, N>],
+    ys: &[T],
+    out: &mut [Expansion<T, N>],
+) {
+    use crate::runtime::{terms_of, terms_of_mut};
+    T::accurate_op_terms(op, N, terms_of(xs), ys, terms_of_mut(out))
+}
+
+/// `out[k] = xs[k].add(&ys[k])`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn add_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    ys: &[Expansion<T, N>],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::Add, xs, crate::runtime::terms_of(ys), out)
+}
+
+/// `out[k] = xs[k].sub(&ys[k])`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn sub_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    ys: &[Expansion<T, N>],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::Sub, xs, crate::runtime::terms_of(ys), out)
+}
+
+/// `out[k] = xs[k].mul(&ys[k])`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn mul_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    ys: &[Expansion<T, N>],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::Mul, xs, crate::runtime::terms_of(ys), out)
+}
+
+/// `out[k] = xs[k].sqr()`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn sqr_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::Sqr, xs, &[], out)
+}
+
+/// `out[k] = xs[k].add_term(ts[k])`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn add_term_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    ts: &[T],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::AddTerm, xs, ts, out)
+}
+
+/// `out[k] = xs[k].mul_term(ts[k])`, bit for bit, on SIMD lanes (N ≥ 3).
+pub fn mul_term_batch<T: AccurateBatchTerm, const N: usize>(
+    xs: &[Expansion<T, N>],
+    ts: &[T],
+    out: &mut [Expansion<T, N>],
+) {
+    typed(AccOp::MulTerm, xs, ts, out)
+}
+
+/// Iterates every orbit (xs[k], ys[k]) `steps` times at (a, b) with the accurate tier, on the
+/// widest SIMD this CPU has: the same results, bit for bit, as [`crate::henon_iterate`] on
+/// `Expansion<f64, N>` per orbit.
+pub fn henon_iterate_accurate_batch_f64<const N: usize>(
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    // The detected level is always available.
+    let _ = henon_iterate_accurate_batch_f64_at(SimdLevel::detect(), a, b, xs, ys, steps);
+}
+
+/// [`henon_iterate_accurate_batch_f64`] at a chosen SIMD level (tests and benchmarks);
+/// refuses a level this CPU lacks.
+pub fn henon_iterate_accurate_batch_f64_at<const N: usize>(
+    level: SimdLevel,
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) -> Result<(), SimdUnavailable> {
+    use crate::runtime::terms_of_mut;
+    crate::runtime::henon_iterate_accurate_batch_f64_at(
+        level,
+        N,
+        a.terms(),
+        b.terms(),
+        terms_of_mut(xs),
+        terms_of_mut(ys),
+        steps,
+    )
+}
+
+/// The AVX-512 instances: everything inlined into functions compiled with AVX-512F.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512 {
+    use super::AccOp;
+    use crate::avx512::F64x8;
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(crate) unsafe fn op_slices<const N: usize>(
+        op: AccOp,
+        xs: &[f64],
+        ys: &[f64],
+        out: &mut [f64],
+    ) {
+        super::op_slices::<F64x8, N>(op, xs, ys, out)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(crate) unsafe fn henon_slices<const N: usize>(
+        a: &[f64],
+        b: &[f64],
+        xs: &mut [f64],
+        ys: &mut [f64],
+        steps: u64,
+    ) {
+        super::henon_slices::<F64x8, N>(a, b, xs, ys, steps)
+    }
+}
