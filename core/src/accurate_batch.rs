@@ -37,7 +37,8 @@
 //! [`sqr_batch`], [`add_term_batch`], [`mul_term_batch`]) for f64 and f32 terms, and the
 //! batched accurate Hénon iteration [`henon_iterate_accurate_batch_f64`] (the op sequence of
 //! [`crate::henon_iterate`] on `Expansion<f64, N>`). They forward to the instances compiled
-//! once in [`crate::runtime`] behind a run-time N. For N < 3 they run the scalar operations
+//! once in [`crate::runtime`] behind a run-time N (f64 on AVX-512 or AVX2 lanes; f32 on one
+//! lane, the same algorithm without the SIMD speed-up). For N < 3 they run the scalar operations
 //! (same results; the N = 2 double-word lanes are [`crate::batch::henon_iterate_batch_dw`]).
 //! Checked bit for bit against the scalar operations in `tests/it/accurate_batch.rs`.
 
@@ -330,11 +331,11 @@ fn fix_lanes<L: MaskedLane, const N: usize>(
 fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: &[L; N]) -> [L; N] {
     let (mut res, ok) = match op {
         AccOp::Add => add_lanes(x, y),
-        AccOp::Sub => add_lanes(x, &y.map(|t| -t)),
         AccOp::Mul => mul_lanes(x, y),
-        AccOp::Sqr => mul_lanes(x, x),
         AccOp::AddTerm => add_term_lanes(x, y[0]),
         AccOp::MulTerm => mul_term_lanes(x, y[0]),
+        // Not reached: callers pass Add with −y and Mul with y = x (see `op_slices`).
+        AccOp::Sub | AccOp::Sqr => unreachable!("op_lanes: Sub and Sqr are mapped to Add, Mul"),
     };
     fix_lanes(op, ok, &mut res, x, y);
     res
@@ -431,7 +432,14 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
             }
             _ => load_block::<L, N>(ys, k0),
         };
-        let r = op_lanes(op, &x, &y);
+        // x.sub(y) is x.add(−y) and x.sqr() is x.mul(x), bit for bit (accurate.rs): one
+        // lane body each for add and mul keeps the compiled code small.
+        let (lane_op, y) = match op {
+            AccOp::Sub => (AccOp::Add, y.map(|t| -t)),
+            AccOp::Sqr => (AccOp::Mul, y),
+            other => (other, y),
+        };
+        let r = op_lanes(lane_op, &x, &y);
         store_block(&r, out, k0);
         k0 += w;
     }

@@ -241,6 +241,49 @@ pub fn henon_iterate_batch_f64_at(
     henon_iterate_per_orbit_f64_at(level, n, &a_all, &b_all, xs, ys, steps)
 }
 
+/// [`with_terms`] for the batched accurate tier: `$lanes` with `const $n` for N = 3..=8, the
+/// scalar `$scalar` for N = 1, 2 (the lane code exists for N ≥ 3 only, so it is not compiled
+/// for N < 3).
+macro_rules! with_terms_acc {
+    ($value:expr, $n:ident => $lanes:expr, $scalar:expr) => {
+        match $value {
+            1 => {
+                const $n: usize = 1;
+                $scalar
+            }
+            2 => {
+                const $n: usize = 2;
+                $scalar
+            }
+            3 => {
+                const $n: usize = 3;
+                $lanes
+            }
+            4 => {
+                const $n: usize = 4;
+                $lanes
+            }
+            5 => {
+                const $n: usize = 5;
+                $lanes
+            }
+            6 => {
+                const $n: usize = 6;
+                $lanes
+            }
+            7 => {
+                const $n: usize = 7;
+                $lanes
+            }
+            8 => {
+                const $n: usize = 8;
+                $lanes
+            }
+            other => panic!("expansions have 1..=8 terms, not {other}"),
+        }
+    };
+}
+
 /// The batched accurate operation `op` ([`crate::accurate_batch`]) on `n`-term f64
 /// expansions, flat slices (for the term operations `ys[k]` is operation k's term; for `Sqr`
 /// `ys` is unused), on the widest SIMD this CPU has. The same results, bit for bit, as the
@@ -269,7 +312,7 @@ pub fn accurate_op_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms!(n, N => ab::op_slices::<batch::F64Lanes, N>(op, xs, ys, out));
+            with_terms_acc!(n, N => ab::op_slices::<batch::F64Lanes, N>(op, xs, ys, out), ab::op_slices::<f64, N>(op, xs, ys, out));
             Ok(())
         }
         SimdLevel::Avx512 => {
@@ -277,7 +320,7 @@ pub fn accurate_op_f64_at(
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: AVX-512F was detected just above.
-                    with_terms!(n, N => unsafe { ab::avx512::op_slices::<N>(op, xs, ys, out) });
+                    with_terms_acc!(n, N => unsafe { ab::avx512::op_slices::<N>(op, xs, ys, out) }, ab::op_slices::<f64, N>(op, xs, ys, out));
                     return Ok(());
                 }
             }
@@ -286,7 +329,10 @@ pub fn accurate_op_f64_at(
     }
 }
 
-/// [`accurate_op_f64`] for f32 terms, on eight portable lanes.
+/// [`accurate_op_f64`] for f32 terms: the lane algorithm on one f32 per lane (the same code
+/// and results; eight portable f32 lanes, `Lanes<f32, 8>`, cost about 10 s more of release
+/// build for every N, for a type the CPU side rarely runs; explicit f32 SIMD lanes are left
+/// for later, as for the fast tier).
 pub fn accurate_op_f32(
     op: crate::accurate_batch::AccOp,
     n: usize,
@@ -295,7 +341,7 @@ pub fn accurate_op_f32(
     out: &mut [f32],
 ) {
     check_n(n);
-    with_terms!(n, N => crate::accurate_batch::op_slices::<batch::Lanes<f32, 8>, N>(op, xs, ys, out))
+    with_terms_acc!(n, N => crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out), crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out))
 }
 
 /// The batched accurate Hénon iteration ([`crate::accurate_batch`]): every orbit (xs[k],
@@ -315,7 +361,7 @@ pub fn henon_iterate_accurate_batch_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms!(n, N => ab::henon_slices::<batch::F64Lanes, N>(a, b, xs, ys, steps));
+            with_terms_acc!(n, N => ab::henon_slices::<batch::F64Lanes, N>(a, b, xs, ys, steps), ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
             Ok(())
         }
         SimdLevel::Avx512 => {
@@ -323,7 +369,7 @@ pub fn henon_iterate_accurate_batch_f64_at(
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: AVX-512F was detected just above.
-                    with_terms!(n, N => unsafe { ab::avx512::henon_slices::<N>(a, b, xs, ys, steps) });
+                    with_terms_acc!(n, N => unsafe { ab::avx512::henon_slices::<N>(a, b, xs, ys, steps) }, ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
                     return Ok(());
                 }
             }

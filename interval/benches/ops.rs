@@ -1,7 +1,9 @@
 //! Criterion benchmark of interval add, mul and the 2×2 interval matrix product, per kind, in
 //! one run so the ratios between kinds are measured under the same conditions:
-//! F64 (inari), Exp N = 2, 4, 8 (core's accurate tier + outward widening), MPFR at 106, 212
-//! and 424 bits (the precisions the expansions roughly match).
+//! F64 (inari), Exp N = 2, 4, 8 (core's accurate tier + outward widening), MPFR at 106, 159,
+//! 212, 318 and 424 bits (53·N: the precisions the expansions roughly match), and the batched
+//! Exp slice operations (`exp{N}_batch`: `add_slices`/`mul_slices`, N = 2, 3, 4, 6, 8; scalar
+//! rows for N = 3, 6 beside them).
 //!
 //! Inputs are seeded (SplitMix64): 256 random intervals around values in [−2, 2] with
 //! relative widths 2^-40, thin enough to be typical of proofs. Each measured iteration runs
@@ -121,6 +123,60 @@ fn bench_core<const N: usize>(c: &mut Criterion) {
     g.finish();
 }
 
+/// The batched slice operations of `ExpInterval<N>` (`add_slices`, `mul_slices`) over the
+/// same batch, beside the scalar operations (`exp{N}` rows; scalar rows for N = 3, 6 come
+/// from here, the others from `bench_kind`).
+fn bench_batched<const N: usize>(c: &mut Criterion, scalar_rows: bool) {
+    let xs = inputs::<ExpInterval<N>>(&(), 1);
+    let ys = inputs::<ExpInterval<N>>(&(), 2);
+    let mut out = xs.clone();
+    let name = format!("exp{N}");
+    for (group, mul) in [("interval_add", false), ("interval_mul", true)] {
+        let mut g = c.benchmark_group(group);
+        g.throughput(Throughput::Elements(BATCH as u64));
+        if scalar_rows {
+            g.bench_function(BenchmarkId::from_parameter(&name), |b| {
+                b.iter(|| {
+                    for (x, y) in xs.iter().zip(ys.iter()) {
+                        let r = if mul {
+                            black_box(x).mul(black_box(y))
+                        } else {
+                            black_box(x).add(black_box(y))
+                        };
+                        black_box(r);
+                    }
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter(format!("{name}_batch")), |b| {
+            b.iter(|| {
+                if mul {
+                    ExpInterval::<N>::mul_slices(black_box(&xs), black_box(&ys), &mut out);
+                } else {
+                    ExpInterval::<N>::add_slices(black_box(&xs), black_box(&ys), &mut out);
+                }
+                black_box(&out);
+            })
+        });
+        g.finish();
+    }
+    // The endpoint operations alone (2 per interval, no widening): the batched core calls.
+    let ends = |v: &[ExpInterval<N>]| -> Vec<Expansion<f64, N>> {
+        v.iter().flat_map(|x| [x.lo(), x.hi()]).collect()
+    };
+    let (ex, ey) = (ends(&xs), ends(&ys));
+    let mut eo = ex.clone();
+    let mut g = c.benchmark_group("endpoints_2x");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function(BenchmarkId::from_parameter(format!("add_batch{N}")), |b| {
+        b.iter(|| expanse_core::accurate_batch::add_batch(black_box(&ex), black_box(&ey), &mut eo))
+    });
+    g.bench_function(BenchmarkId::from_parameter(format!("mul_batch{N}")), |b| {
+        b.iter(|| expanse_core::accurate_batch::mul_batch(black_box(&ex), black_box(&ey), &mut eo))
+    });
+    g.finish();
+}
+
 fn all(c: &mut Criterion) {
     bench_core::<2>(c);
     bench_core::<4>(c);
@@ -129,7 +185,13 @@ fn all(c: &mut Criterion) {
     bench_kind::<ExpInterval<2>>(c, &(), "exp2");
     bench_kind::<ExpInterval<4>>(c, &(), "exp4");
     bench_kind::<ExpInterval<8>>(c, &(), "exp8");
-    for p in [106u32, 212, 424] {
+    bench_batched::<2>(c, false);
+    bench_batched::<3>(c, true);
+    bench_batched::<4>(c, false);
+    bench_batched::<6>(c, true);
+    bench_batched::<8>(c, false);
+    // MPFR at 53·N bits for N = 2, 3, 4, 6, 8.
+    for p in [106u32, 159, 212, 318, 424] {
         let ctx = MpCtx::new(p).expect("valid precision");
         bench_kind::<MpInterval>(c, &ctx, &format!("mpfr{p}"));
     }

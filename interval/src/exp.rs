@@ -61,6 +61,11 @@ use std::sync::OnceLock;
 
 type E<const N: usize> = Expansion<f64, N>;
 
+// Batched slice operations (`add_slices`, `mul_slices`, …): a child module, so it uses the
+// private endpoint helpers below unchanged.
+#[path = "exp_batch.rs"]
+mod batch;
+
 /// An interval whose endpoints are N-term f64 expansions.
 #[derive(Clone, Copy, Debug)]
 pub struct ExpInterval<const N: usize> {

@@ -196,10 +196,7 @@ type BatchedOp<'a, T> = dyn Fn(AccOp, &[T], &[T], &mut [T]) + 'a;
 /// Every operation on `count` pairs, batched (every level, or the f32 path) against scalar.
 /// Returns how many pairs took the scalar recomputation for a failed certificate (finite
 /// operands), summed over add and mul.
-fn check_ops<T: FloatTerm, const N: usize>(
-    count: usize,
-    batched: &BatchedOp<'_, T>,
-) -> u64 {
+fn check_ops<T: FloatTerm, const N: usize>(count: usize, batched: &BatchedOp<'_, T>) -> u64 {
     let mut rng = SplitMix(0xACC_BA7C + 131 * N as u64 + T::PRECISION as u64);
     let mut xs = Vec::with_capacity(count * N);
     let mut ys = Vec::with_capacity(count * N);

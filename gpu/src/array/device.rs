@@ -720,10 +720,12 @@ impl DeviceBackend {
             nodes += tiles >> l;
             l += 1;
         }
-        let node_bytes = nodes * a.n * a.kind.size();
+        // The nodes, then one published tile prefix per tile.
+        let node_bytes = (nodes + tiles) * a.n * a.kind.size();
         let store = self.alloc(dev, node_bytes)?;
-        // [tile counter, flags (one per node), arrival counters (one per node)]
-        let sync = self.alloc_zeroed(dev, (1 + 2 * nodes) * 4)?;
+        // [tile counter, flags (one per node), arrival counters (one per node), prefix flags
+        // (one per tile)]
+        let sync = self.alloc_zeroed(dev, (1 + 2 * nodes + tiles) * 4)?;
         self.launch(
             inst(a),
             dev,

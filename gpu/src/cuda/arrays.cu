@@ -18,6 +18,9 @@
 #define SCAN_ITEMS 8
 #define SCAN_TILE 2048
 #define SCAN_LEVELS 8
+// Blocks of the scan resident per SM that the register allocation must allow (N <= 4: two, so
+// that one block's serial phases, the tile tree and the look-back, overlap another's work).
+#define SCAN_MIN_BLOCKS (NT <= 4 ? 2 : 1)
 #define SORT_TILE 256
 // Terms of the accumulator of the doubled-precision sum (array::acc_terms).
 #define ACC_M (NT <= 4 ? 2 * NT : 8)
@@ -223,6 +226,19 @@ template <int OP, int M, bool FIRST> __device__ __forceinline__ RV<M> leaf(const
     return v;
 }
 
+// The pairwise tree over the thread values sv[0 .. threads) (stride doubling: at level s,
+// sv[i] = sv[i] (+) sv[i + s] for i a multiple of 2s with i + s < threads). The pairs of a level
+// go to the lowest threads (thread j takes i = 2sj), so a level of k pairs occupies ceil(k / 32)
+// warps instead of every warp with one lane in 2s busy: the same combinations, far fewer warp
+// instructions (12 instead of 48 add-issues per tile of 256 values).
+template <int OP, int M> __device__ __forceinline__ void red_tree(RV<M> *sv, int threads, int j) {
+    for (int s = 1; s < threads; s *= 2) {
+        const int i = 2 * s * j;
+        if (i + s < threads) sv[i] = comb<OP, M>(sv[i], sv[i + s]);
+        __syncthreads();
+    }
+}
+
 // One tile of RED_TILE elements per block: "thread" j folds j, j + 256, ... left to right, then
 // the pairwise tree (stride doubling) over the thread values. Writes the tile's partial.
 template <int OP, int M, bool FIRST>
@@ -252,10 +268,7 @@ __device__ __forceinline__ void reduce_tile(const T *x, const void *y, u64 len, 
         sv[j] = acc;
     }
     __syncthreads();
-    for (int s = 1; s < threads; s *= 2) {
-        if ((j % (2 * s)) == 0 && j + s < threads) sv[j] = comb<OP, M>(sv[j], sv[j + s]);
-        __syncthreads();
-    }
+    red_tree<OP, M>(sv, threads, j);
     if (j == 0) {
         st_x<M>(pe, tiles, blockIdx.x, sv[0].e);
         aux[blockIdx.x] = sv[0].a;
@@ -329,9 +342,10 @@ __device__ __forceinline__ E node_read(const T *nodes, u64 idx) {
 // started). Each tile publishes its total as node (0, b) of the dyadic tree over tile totals,
 // completes every node whose second child it is (arrival counters), and folds the nodes of the
 // dyadic blocks of [0, b) into its prefix, waiting for each node's flag.
-// sync: [0] tile counter, [1 + node] flags, [1 + nodes + node] arrival counters; all zero at
-// launch. nodes: one E per node of all levels (level l has tiles >> l nodes).
-extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, T *out, u64 len, int inclusive, T *nodes,
+// sync: [0] tile counter, [1 + node] flags, [1 + nodes + node] arrival counters, [1 + 2 nodes +
+// b] the flag of tile b's published prefix; all zero at launch. nodes: one E per node of all
+// levels (level l has tiles >> l nodes), then one E per tile (its prefix P_b).
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_scan(const T *x, T *out, u64 len, int inclusive, T *nodes,
                                                                     unsigned *sync, u64 tiles) {
     __shared__ double smem_raw[(SCAN_SMEM_BYTES + 7) / 8];
     __shared__ int pres[2 * SCAN_THREADS];
@@ -398,6 +412,23 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
         __syncthreads();
     }
 
+    // The thread's part of its prefix: the left fold over the dyadic blocks of [0, t) (the tile
+    // prefix is added in front below). Computed before the look-back so that the other warps
+    // do it while thread 0 waits.
+    int has_e = 0;
+    E et;
+    int s2 = 0;
+    for (int l = SCAN_LEVELS - 1; l >= 0; --l) {
+        if ((t >> l) & 1) {
+            const int o = lv_off(l) + (s2 >> l);
+            if (pres[o]) {
+                et = has_e ? acc_add_reg(et, lv[o]) : lv[o];
+                has_e = 1;
+            }
+            s2 += 1 << l;
+        }
+    }
+
     if (t == 0) {
         const u64 nodes_total = s_off[65];
         unsigned *flags = sync + 1;
@@ -424,12 +455,28 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
             k = parent;
             ++l;
         }
-        // The tile prefix: left fold over the dyadic blocks of [0, b), largest first.
+        // The tile prefix P_b: left fold over the dyadic blocks of [0, b), largest first. For c
+        // = b with its lowest set bits cleared, the blocks of [0, c) are the first blocks of
+        // [0, b), so P_b = P_c followed by the fold over the remaining blocks (those of the
+        // bits of b ^ c): the same operations in the same order. Each tile publishes its P_b;
+        // the largest such c whose P_c is already published (not waited for) is the start.
+        T *pref = nodes + nodes_total * NT;
+        unsigned *pflags = sync + 1 + 2 * nodes_total;
         int has = 0;
         E p;
         u64 s = 0;
+        for (u64 c = b & (b - 1); c != 0; c &= c - 1) {
+            if (((volatile unsigned *)pflags)[c] != 0u) {
+                __threadfence();
+                p = node_read(pref, c);
+                has = 1;
+                s = c;
+                break;
+            }
+        }
+        const u64 rest = b ^ s;
         for (int lb = 63; lb >= 0; --lb) {
-            if ((b >> lb) & 1ull) {
+            if ((rest >> lb) & 1ull) {
                 const u64 idx = s_off[lb] + (s >> lb);
                 while (((volatile unsigned *)flags)[idx] == 0u) {
                 }
@@ -440,25 +487,16 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) arr_scan(const T *x, 
                 s += 1ull << lb;
             }
         }
-        if (has) s_prefix = p;
+        if (has) {
+            s_prefix = p;
+            node_write(pref, b, p);
+            __threadfence();
+            atomicExch(&pflags[b], 1u);
+        }
         s_has_prefix = has;
     }
     __syncthreads();
 
-    // The thread prefix: the tile prefix, then the left fold over the dyadic blocks of [0, t).
-    int has_e = 0;
-    E et;
-    int s2 = 0;
-    for (int l = SCAN_LEVELS - 1; l >= 0; --l) {
-        if ((t >> l) & 1) {
-            const int o = lv_off(l) + (s2 >> l);
-            if (pres[o]) {
-                et = has_e ? acc_add_reg(et, lv[o]) : lv[o];
-                has_e = 1;
-            }
-            s2 += 1 << l;
-        }
-    }
     int has_q = s_has_prefix;
     E q;
     if (has_q) {
@@ -809,10 +847,7 @@ __device__ __forceinline__ void gen_reduce_tile(int gen, const Sc &d, u64 p0, u6
         sv[j] = acc;
     }
     __syncthreads();
-    for (int s = 1; s < threads; s *= 2) {
-        if ((j % (2 * s)) == 0 && j + s < threads) sv[j] = comb_sum<M>(sv[j], sv[j + s]);
-        __syncthreads();
-    }
+    red_tree<OP_SUM, M>(sv, threads, j);
     if (j == 0) {
         st_x<M>(pe, tiles, blockIdx.x, sv[0].e);
         aux[blockIdx.x] = sv[0].a;

@@ -294,6 +294,7 @@ fn array_program_compiles_with_nvrtc_when_present() {
             r.unwrap();
         }
     }
+    compile_program_ptx::<f64, 4>(&ARRAYS_PROGRAM, arch).unwrap();
     compile_program_ptx::<f64, 8>(&ARRAYS_PROGRAM, arch).unwrap();
     compile_program_ptx::<f32, 3>(&ARRAYS_PROGRAM, arch).unwrap();
 }

@@ -6,6 +6,7 @@ mod common;
 mod containment;
 mod edge_cases;
 mod elementary;
+mod exp_batch;
 mod henon_matrix;
 mod limb;
 mod smoke;

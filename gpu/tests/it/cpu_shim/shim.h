@@ -15,7 +15,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __noinline__
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 struct ShimDim3 {
     unsigned x;
 };
