@@ -81,7 +81,9 @@ impl Lane for F64x8 {
     }
 }
 
-/// The mask of [`F64x8`]: an AVX-512 mask register (bit l = lane l).
+/// The mask of [`F64x8`]: an AVX-512 mask register (bit l = lane l). Like [`F64x8`] (and for
+/// the same safety argument) it is created only inside functions entered after the run-time
+/// AVX-512F check: the fast tier's AVX-512 path and `crate::accurate_batch::avx512`.
 #[derive(Clone, Copy, Debug)]
 #[repr(transparent)]
 pub(crate) struct M8(__mmask8);

@@ -123,7 +123,6 @@ fn dw_settle<const N: usize>(r: &mut [E<N>]) {
 #[inline(always)]
 fn outward_all<const N: usize>(r: &mut [E<N>], up: &[bool], c: f64, ok: &mut [bool]) {
     let mut at = [0usize; 4 * CHUNK];
-    let mut px = buf::<N, { 4 * CHUNK }>();
     let mut pt = [0.0f64; 4 * CHUNK];
     let mut p = 0;
     for (i, x) in r.iter_mut().enumerate() {
@@ -137,14 +136,19 @@ fn outward_all<const N: usize>(r: &mut [E<N>], up: &[bool], c: f64, ok: &mut [bo
         match widen_last_term(x, w, up[i]) {
             Some(v) => *x = v,
             None => {
+                // r[i] stays the unwidened value until the batched slow step below.
                 at[p] = i;
-                px[p] = *x;
                 pt[p] = if up[i] { w } else { -w };
                 p += 1;
             }
         }
     }
     if p > 0 {
+        // The buffers only when needed (zeroing them costs more than a chunk's fast steps).
+        let mut px = buf::<N, { 4 * CHUNK }>();
+        for (q, &i) in at[..p].iter().enumerate() {
+            px[q] = r[i];
+        }
         let mut o = buf::<N, { 4 * CHUNK }>();
         add_term_batch(&px[..p], &pt[..p], &mut o[..p]);
         for (&i, v) in at[..p].iter().zip(&o[..p]) {

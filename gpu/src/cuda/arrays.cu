@@ -20,7 +20,24 @@
 #define SCAN_LEVELS 8
 // Blocks of the scan resident per SM that the register allocation must allow (N <= 4: two, so
 // that one block's serial phases, the tile tree and the look-back, overlap another's work).
+// Overridable for experiments (EXPANSE_GPU_NVRTC_OPTS="-DSCAN_MIN_BLOCKS=1"); results do not
+// depend on it.
+#ifndef SCAN_MIN_BLOCKS
 #define SCAN_MIN_BLOCKS (NT <= 4 ? 2 : 1)
+#endif
+// The scan's look-back may start from a published tile prefix (1; results do not depend on
+// it). Test hook: a host build defines 0 to fold every tile prefix from the nodes.
+#ifndef SCAN_SHORTCUT
+#define SCAN_SHORTCUT 1
+#endif
+// The same as SCAN_MIN_BLOCKS for the passes of sum, min and max at N <= 4 (RED_MB below; the
+// dot product, the sum of squares (360 bytes of spills at 128 registers, N = 4) and the
+// doubled-precision sum keep 1). 2: ptxas sm_90, N = 4 f64, arr_red_sum at most 128
+// registers, no spills (with 1 it may take 130 and fit one block per SM); 3 gives 80 registers
+// with about 120 bytes of spills. Overridable: EXPANSE_GPU_NVRTC_OPTS="-DRED_MIN_BLOCKS=3".
+#ifndef RED_MIN_BLOCKS
+#define RED_MIN_BLOCKS 2
+#endif
 #define SORT_TILE 256
 // Terms of the accumulator of the doubled-precision sum (array::acc_terms).
 #define ACC_M (NT <= 4 ? 2 * NT : 8)
@@ -277,8 +294,9 @@ __device__ __forceinline__ void reduce_tile(const T *x, const void *y, u64 len, 
     }
 }
 
+#define RED_MB(OP, M) (((OP) == OP_DOT || (OP) == OP_SUMSQ || (M) != NT || NT > 4) ? 1 : RED_MIN_BLOCKS)
 #define RED_KERNEL(name, OP, M, FIRST)                                                                              \
-    extern "C" __global__ void __launch_bounds__(ARR_BLOCK) name(const T *x, const void *y, u64 len, T *pe, double *aux, \
+    extern "C" __global__ void __launch_bounds__(ARR_BLOCK, RED_MB(OP, M)) name(const T *x, const void *y, u64 len, T *pe, double *aux, \
                                                                  u64 tiles) {                                       \
         reduce_tile<OP, M, FIRST>(x, y, len, pe, aux, tiles);                                                       \
     }
@@ -373,10 +391,26 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     const int first = t * SCAN_ITEMS;
     const int nit = count - first <= 0 ? 0 : (count - first < SCAN_ITEMS ? count - first : SCAN_ITEMS);
 
-    // Load the tile, one term plane at a time through shared memory (coalesced).
-    E it[SCAN_ITEMS];
+    // Load the tile: every global load first (coalesced, all in flight at once: one memory
+    // latency per tile instead of one per term plane), then one term plane at a time through
+    // shared memory into the thread's consecutive elements.
+    T raw[NT][SCAN_ITEMS];
+#pragma unroll
     for (int k = 0; k < NT; ++k) {
-        for (int q = t; q < count; q += SCAN_THREADS) stage[SCAN_PAD(q)] = x[(u64)k * len + base + q];
+#pragma unroll
+        for (int r = 0; r < SCAN_ITEMS; ++r) {
+            const int q = t + r * SCAN_THREADS;
+            raw[k][r] = q < count ? x[(u64)k * len + base + q] : T(0);
+        }
+    }
+    E it[SCAN_ITEMS];
+#pragma unroll
+    for (int k = 0; k < NT; ++k) {
+#pragma unroll
+        for (int r = 0; r < SCAN_ITEMS; ++r) {
+            const int q = t + r * SCAN_THREADS;
+            if (q < count) stage[SCAN_PAD(q)] = raw[k][r];
+        }
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < SCAN_ITEMS; ++j)
@@ -465,7 +499,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
         int has = 0;
         E p;
         u64 s = 0;
-        for (u64 c = b & (b - 1); c != 0; c &= c - 1) {
+        for (u64 c = SCAN_SHORTCUT ? b & (b - 1) : 0; c != 0; c &= c - 1) {
             if (((volatile unsigned *)pflags)[c] != 0u) {
                 __threadfence();
                 p = node_read(pref, c);

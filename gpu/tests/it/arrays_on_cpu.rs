@@ -30,10 +30,15 @@ fn server_source() -> String {
     s += &format!("#define ARRAYS_SERVER_PREFIX\n{server}\n#undef ARRAYS_SERVER_PREFIX\n");
     let mut reg = String::new();
     for &(ty, n) in INSTANCES {
-        let src = ARRAYS_PROGRAM
+        let mut src = ARRAYS_PROGRAM
             .source(n, ty)
             .replace("extern \"C\" ", "")
             .replace("#pragma unroll", "// unroll");
+        if (ty, n) == ("double", 3) {
+            // This instance folds every scan tile prefix from the dyadic nodes (the others
+            // start from the previous tile's published prefix, as blocks run here in order).
+            src = format!("#define SCAN_SHORTCUT 0\n{src}");
+        }
         let mut macros: Vec<&str> = src
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("#define "))
