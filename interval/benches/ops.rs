@@ -3,7 +3,8 @@
 //! F64 (inari), Exp N = 2, 4, 8 (core's accurate tier + outward widening), MPFR at 106, 159,
 //! 212, 318 and 424 bits (53·N: the precisions the expansions roughly match), and the batched
 //! Exp slice operations (`exp{N}_batch`: `add_slices`/`mul_slices`, N = 2, 3, 4, 6, 8; scalar
-//! rows for N = 3, 6 beside them).
+//! rows for N = 3, 6 beside them), and `endpoints_2x/{add,mul}_batch{N}`: the core's batched
+//! accurate operations alone on the 2·256 endpoint pairs (the floor of the batched rows).
 //!
 //! Inputs are seeded (SplitMix64): 256 random intervals around values in [−2, 2] with
 //! relative widths 2^-40, thin enough to be typical of proofs. Each measured iteration runs
