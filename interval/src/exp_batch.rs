@@ -27,17 +27,18 @@ use super::{consts, in_range, lt, operand_ok, sgn, widen_last_term, ExpInterval,
 use crate::endpoint::{classify, Class};
 use crate::IntervalArith;
 use expanse_core::accurate_batch::{add_batch, add_term_batch, mul_batch};
-use expanse_core::eft::{fast_two_sum, two_prod, two_sum};
+use expanse_core::dw;
 use expanse_core::runtime::{terms_of, terms_of_mut};
 
 /// Intervals per chunk: the endpoint buffers live on the stack (4 products per interval at
 /// most, N ≤ 8 terms: 4·64·3 expansions of 64 bytes, 48 KiB).
 const CHUNK: usize = 64;
 
-/// N = 2 endpoint sums: `dw::add_dw` (AccurateDWPlusDW with input renormalisation), the same
-/// operations in the same order, on flat term slices (vectorisable). Only the main-path
-/// result is produced; the caller checks finite and non-zero (where the scalar `settle` would
-/// change the terms, the interval is recomputed by the scalar operation).
+/// N = 2 endpoint sums: the core's `dw::add_dw` (AccurateDWPlusDW with input renormalisation,
+/// the scalar `Expansion::add` at N = 2) over flat term slices (inlined, so the loop
+/// vectorises). Only the main-path result is produced; the caller checks finite and non-zero
+/// (where the scalar `settle` would change the terms, the interval is recomputed by the
+/// scalar operation).
 #[inline(always)]
 fn dw_add(a: &[f64], b: &[f64], r: &mut [f64]) {
     for ((x, y), o) in a
@@ -45,21 +46,14 @@ fn dw_add(a: &[f64], b: &[f64], r: &mut [f64]) {
         .zip(b.chunks_exact(2))
         .zip(r.chunks_exact_mut(2))
     {
-        let (xh, xl) = fast_two_sum(x[0], x[1]);
-        let (yh, yl) = fast_two_sum(y[0], y[1]);
-        let (sh, sl) = two_sum(xh, yh);
-        let (th, tl) = two_sum(xl, yl);
-        let c = sl + th;
-        let (vh, vl) = fast_two_sum(sh, c);
-        let w = tl + vl;
-        let (h, l) = fast_two_sum(vh, w);
+        let (h, l) = dw::add_dw((x[0], x[1]), (y[0], y[1]));
         o[0] = h;
         o[1] = l;
     }
 }
 
-/// N = 2 endpoint products: `dw::mul_dw` (DWTimesDW3 with input renormalisation), as
-/// [`dw_add`].
+/// N = 2 endpoint products: the core's `dw::mul_dw` (DWTimesDW3 with input renormalisation),
+/// as [`dw_add`].
 #[inline(always)]
 fn dw_mul(a: &[f64], b: &[f64], r: &mut [f64]) {
     for ((x, y), o) in a
@@ -67,14 +61,7 @@ fn dw_mul(a: &[f64], b: &[f64], r: &mut [f64]) {
         .zip(b.chunks_exact(2))
         .zip(r.chunks_exact_mut(2))
     {
-        let (xh, xl) = fast_two_sum(x[0], x[1]);
-        let (yh, yl) = fast_two_sum(y[0], y[1]);
-        let (ch, cl1) = two_prod(xh, yh);
-        let tl0 = xl * yl;
-        let tl1 = xh.mul_add(yl, tl0);
-        let cl2 = xl.mul_add(yh, tl1);
-        let cl3 = cl1 + cl2;
-        let (h, l) = fast_two_sum(ch, cl3);
+        let (h, l) = dw::mul_dw((x[0], x[1]), (y[0], y[1]));
         o[0] = h;
         o[1] = l;
     }
