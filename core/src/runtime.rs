@@ -341,7 +341,7 @@ pub fn accurate_op_f32(
     out: &mut [f32],
 ) {
     check_n(n);
-    with_terms_acc!(n, N => crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out), crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out))
+    with_terms!(n, N => crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out))
 }
 
 /// The batched accurate Hénon iteration ([`crate::accurate_batch`]): every orbit (xs[k],

@@ -349,7 +349,7 @@ impl<const N: usize> ExpInterval<N> {
             consts::<N>().mul_c,
             &mut ok[..ops],
         );
-        let end = |s: Slot, _up: bool| -> Option<E<N>> {
+        let end = |s: Slot| -> Option<E<N>> {
             match s {
                 Slot::Zero => Some(E::<N>::zero()),
                 Slot::Op(i) => ok[i].then_some(r[i]),
@@ -359,12 +359,7 @@ impl<const N: usize> ExpInterval<N> {
             let k = idx[j];
             let s = slots[j];
             let res = if mm[j] {
-                match (
-                    end(s[0], false),
-                    end(s[1], false),
-                    end(s[2], true),
-                    end(s[3], true),
-                ) {
+                match (end(s[0]), end(s[1]), end(s[2]), end(s[3])) {
                     (Some(l1), Some(l2), Some(h1), Some(h2)) => {
                         let lo = if lt(&l2, &l1) { l2 } else { l1 };
                         let hi = if lt(&h1, &h2) { h2 } else { h1 };
@@ -373,7 +368,7 @@ impl<const N: usize> ExpInterval<N> {
                     _ => None,
                 }
             } else {
-                match (end(s[0], false), end(s[1], true)) {
+                match (end(s[0]), end(s[1])) {
                     (Some(lo), Some(hi)) => Some((lo, hi)),
                     _ => None,
                 }
@@ -448,7 +443,7 @@ impl<const N: usize> ExpInterval<N> {
             consts::<N>().mul_c,
             &mut ok[..ops],
         );
-        let end = |s: Slot, _up: bool| -> Option<E<N>> {
+        let end = |s: Slot| -> Option<E<N>> {
             match s {
                 Slot::Zero => Some(E::<N>::zero()),
                 Slot::Op(i) => ok[i].then_some(r[i]),
@@ -456,7 +451,7 @@ impl<const N: usize> ExpInterval<N> {
         };
         for j in 0..m {
             let k = idx[j];
-            out[k] = match (end(slots[j][0], false), end(slots[j][1], true)) {
+            out[k] = match (end(slots[j][0]), end(slots[j][1])) {
                 (Some(lo), Some(hi)) => Self::raw(lo, hi),
                 _ => IntervalArith::sqr(&xs[k]),
             };

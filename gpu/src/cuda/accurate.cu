@@ -405,61 +405,52 @@ template <int M> __device__ ACC_HEAVY bool ac_certified_round(T *v, int len, T *
 
 // ---- fast paths ---------------------------------------------------------------------------------
 
-template <int M> __device__ ACC_HEAVY bool ac_fast_add(const X<M> &x, const X<M> &y, T *out) {
-    T v[2 * M];
+// The exact term lists of the N >= 3 fast paths (accurate.rs fast_add, fast_mul,
+// fast_mul_term), shared by the generic paths below and the register-resident ones further down.
+
+// fast_add: the terms of x and y interleaved, the larger magnitude of each pair first (x on ties
+// and when a comparison is unordered).
+template <int M> __device__ __forceinline__ void ac_add_list(const X<M> &x, const X<M> &y, T (&v)[2 * M]) {
 #pragma unroll
     for (int i = 0; i < M; ++i) {
-        T a, b;
-        if (t_abs(x.t[i]) >= t_abs(y.t[i])) {
-            a = x.t[i];
-            b = y.t[i];
-        } else {
-            a = y.t[i];
-            b = x.t[i];
-        }
-        v[2 * i] = a;
-        v[2 * i + 1] = b;
+        const bool xf = t_abs(x.t[i]) >= t_abs(y.t[i]);
+        v[2 * i] = xf ? x.t[i] : y.t[i];
+        v[2 * i + 1] = xf ? y.t[i] : x.t[i];
     }
-    return ac_certified_round<M>(v, 2 * M, out);
 }
 
-template <int M> __device__ ACC_HEAVY bool ac_fast_mul(const X<M> &x, const X<M> &y, T *out) {
-    T v[M * M + 1];
-    int len = 0;
-    T errs[8];
+// fast_mul: order k = 0 .. M - 1 occupies v[k^2 .. (k + 1)^2): the k + 1 leading parts of
+// x_i·y_(k-i), then the k errors of order k - 1; v[M^2] the errors of order M - 1 and the
+// products of order M accumulated into one term.
+template <int M> __device__ __forceinline__ void ac_mul_list(const X<M> &x, const X<M> &y, T (&v)[M * M + 1]) {
+    T errs[M];
 #pragma unroll
-    for (int i = 0; i < 8; ++i) errs[i] = T(0);
+    for (int i = 0; i < M; ++i) errs[i] = T(0);
 #pragma unroll
     for (int k = 0; k < M; ++k) {
-        T prev[8];
+        T prev[M];
 #pragma unroll
-        for (int i = 0; i < 8; ++i) prev[i] = errs[i];
+        for (int i = 0; i < M; ++i) prev[i] = errs[i];
 #pragma unroll
         for (int i = 0; i <= k; ++i) {
             T p, e;
             two_prod(x.t[i], y.t[k - i], p, e);
-            v[len] = p;
-            len += 1;
+            v[k * k + i] = p;
             errs[i] = e;
         }
 #pragma unroll
-        for (int i = 0; i < k; ++i) {
-            v[len] = prev[i];
-            len += 1;
-        }
+        for (int i = 0; i < k; ++i) v[k * k + k + 1 + i] = prev[i];
     }
     T t = errs[0];
 #pragma unroll
     for (int i = 1; i < M; ++i) t = t + errs[i];
 #pragma unroll
     for (int i = 1; i < M; ++i) t = fma(x.t[i], y.t[M - i], t);
-    v[len] = t;
-    len += 1;
-    return ac_certified_round<M>(v, len, out);
+    v[M * M] = t;
 }
 
-template <int M> __device__ ACC_HEAVY bool ac_fast_mul_term(const X<M> &x, T t, T *out) {
-    T v[2 * M];
+// fast_mul_term: the N exact products ordered by magnitude (p0, p1, e0, p2, e1, ...).
+template <int M> __device__ __forceinline__ void ac_mul_term_list(const X<M> &x, T t, T (&v)[2 * M]) {
     T prev_e = T(0);
 #pragma unroll
     for (int i = 0; i < M; ++i) {
@@ -474,6 +465,23 @@ template <int M> __device__ ACC_HEAVY bool ac_fast_mul_term(const X<M> &x, T t, 
         prev_e = e;
     }
     v[2 * M - 1] = prev_e;
+}
+
+template <int M> __device__ ACC_HEAVY bool ac_fast_add(const X<M> &x, const X<M> &y, T *out) {
+    T v[2 * M];
+    ac_add_list<M>(x, y, v);
+    return ac_certified_round<M>(v, 2 * M, out);
+}
+
+template <int M> __device__ ACC_HEAVY bool ac_fast_mul(const X<M> &x, const X<M> &y, T *out) {
+    T v[M * M + 1];
+    ac_mul_list<M>(x, y, v);
+    return ac_certified_round<M>(v, M * M + 1, out);
+}
+
+template <int M> __device__ ACC_HEAVY bool ac_fast_mul_term(const X<M> &x, T t, T *out) {
+    T v[2 * M];
+    ac_mul_term_list<M>(x, t, v);
     return ac_certified_round<M>(v, 2 * M, out);
 }
 
@@ -919,66 +927,22 @@ template <int M> __device__ __forceinline__ X<M> ar_settle(const T (&result)[M],
     return r;
 }
 
-// ac_fast_add: the terms of x and y interleaved, larger magnitude first, renormalised.
+// ac_fast_add / ac_fast_mul / ac_fast_mul_term with the lists in registers.
 template <int M> __device__ __forceinline__ bool ar_fast_add(const X<M> &x, const X<M> &y, T (&out)[M]) {
     T v[2 * M];
-#pragma unroll
-    for (int i = 0; i < M; ++i) {
-        const bool xf = t_abs(x.t[i]) >= t_abs(y.t[i]);
-        v[2 * i] = xf ? x.t[i] : y.t[i];
-        v[2 * i + 1] = xf ? y.t[i] : x.t[i];
-    }
+    ac_add_list<M>(x, y, v);
     return ar_certified_round<M, 2 * M>(v, out);
 }
 
-// ac_fast_mul's list: order k = 0 .. M - 1 occupies v[k^2 .. (k + 1)^2): the k + 1 leading
-// parts of x_i·y_(k-i), then the k errors of order k - 1; v[M^2] the accumulated last term.
 template <int M> __device__ __forceinline__ bool ar_fast_mul(const X<M> &x, const X<M> &y, T (&out)[M]) {
     T v[M * M + 1];
-    T errs[M];
-#pragma unroll
-    for (int i = 0; i < M; ++i) errs[i] = T(0);
-#pragma unroll
-    for (int k = 0; k < M; ++k) {
-        T prev[M];
-#pragma unroll
-        for (int i = 0; i < M; ++i) prev[i] = errs[i];
-#pragma unroll
-        for (int i = 0; i <= k; ++i) {
-            T p, e;
-            two_prod(x.t[i], y.t[k - i], p, e);
-            v[k * k + i] = p;
-            errs[i] = e;
-        }
-#pragma unroll
-        for (int i = 0; i < k; ++i) v[k * k + k + 1 + i] = prev[i];
-    }
-    T t = errs[0];
-#pragma unroll
-    for (int i = 1; i < M; ++i) t = t + errs[i];
-#pragma unroll
-    for (int i = 1; i < M; ++i) t = fma(x.t[i], y.t[M - i], t);
-    v[M * M] = t;
+    ac_mul_list<M>(x, y, v);
     return ar_certified_round<M, M * M + 1>(v, out);
 }
 
-// ac_fast_mul_term's list, renormalised.
 template <int M> __device__ __forceinline__ bool ar_fast_mul_term(const X<M> &x, T t, T (&out)[M]) {
     T v[2 * M];
-    T prev_e = T(0);
-#pragma unroll
-    for (int i = 0; i < M; ++i) {
-        T p, e;
-        two_prod(x.t[i], t, p, e);
-        if (i == 0) {
-            v[0] = p;
-        } else {
-            v[2 * i - 1] = p;
-            v[2 * i] = prev_e;
-        }
-        prev_e = e;
-    }
-    v[2 * M - 1] = prev_e;
+    ac_mul_term_list<M>(x, t, v);
     return ar_certified_round<M, 2 * M>(v, out);
 }
 
