@@ -24,18 +24,18 @@ use std::time::Instant;
 /// `bench gpu`.
 const FP64_CEILING: f64 = 1.67e13;
 
-/// FP64 instructions per multiply-add of the GEMM inner loop, counted from the source
-/// (`cuda/accurate.cu` through `acc_mul` and `acc_add`, nominal path, plus the two additions
-/// of the bound accumulators in `cuda/blas.cu`):
-/// - N = 2: mul 17 (naive product 1, DWTimesDW with its two input Fast2Sums 15, settle 1),
-///   add 28 (naive sum 1, AccurateDWPlusDW with its input Fast2Sums 26, settle 1), bound 2;
-/// - N = 4: mul ≈ 210 (naive 1, 10 2ProdFMA 20, error sum 6, VecSum over 17 terms 96,
-///   certified VecSumErrBranch ≈ 85), add ≈ 100 (naive 1, ordering 4, VecSum over 8 terms
-///   42, certified VecSumErrBranch ≈ 50, settle 2), bound 2: one certification pass each.
+/// FP64 instructions per multiply-add of the GEMM fold as *executed* on the device: Nsight
+/// Compute's thread-level counts of DADD + DFMA + DMUL (predicated on) over one whole GEMM
+/// launch, divided by n³ (H100, n = 1888, the bench's data; `gpu/tools/ncu_arrays.sh`):
+/// N = 2: 50.98 (the source count of the nominal path is 47: DWTimesDW with its input
+/// Fast2Sums, AccurateDWPlusDW, the two bound sums); N = 4: 373.2 (the nominal path's source
+/// count is ≈ 312; the rest is second VecSum passes of certified renormalisations that the
+/// bench's operands need). The fraction of the ceiling printed is these counts times the
+/// multiply-adds per second over [`FP64_CEILING`].
 fn fp64_per_madd(n: usize) -> Option<f64> {
     match n {
-        2 => Some(47.0),
-        4 => Some(312.0),
+        2 => Some(50.98),
+        4 => Some(373.2),
         _ => None,
     }
 }
@@ -404,7 +404,7 @@ fn gemm<const N: usize>(
         fraction,
         note: match fp64_per_madd(N) {
             Some(c) if is_gpu => format!(
-                "{c} FP64 instructions per multiply-add (source count) vs {FP64_CEILING:.3e}/s"
+                "{c} FP64 instructions per multiply-add (executed, ncu count) vs {FP64_CEILING:.3e}/s"
             ),
             _ => String::new(),
         },

@@ -18,12 +18,16 @@
 #define SCAN_ITEMS 8
 #define SCAN_TILE 2048
 #define SCAN_LEVELS 8
-// Blocks of the scan resident per SM that the register allocation must allow (N <= 4: two, so
-// that one block's serial phases, the tile tree and the look-back, overlap another's work).
-// Overridable for experiments (EXPANSE_GPU_NVRTC_OPTS="-DSCAN_MIN_BLOCKS=1"); results do not
-// depend on it.
+// Blocks of the scan resident per SM that the register allocation must allow, so that one
+// block's serial phases (the tile tree and the look-back: ncu shows 61 % of the warps' stall
+// cycles at a barrier at N = 2) overlap other blocks' work. Measured on an H100 (bench arrays,
+// 10^8 elements, gpu/tools/arrays_variants.sh): N = 2 scan 23.6 % of copy bandwidth with 2,
+// 28.4 % with 3, 27.8 % with 4; N = 4 10.0 % with 2, 11.3 % with 3, 11.9 % with 4. (A look-back
+// whose node waits run side by side in 64 threads instead of one after another in thread 0
+// was measured too: no gain, so the serial form stays.) Overridable for experiments
+// (EXPANSE_GPU_NVRTC_OPTS="-DSCAN_MIN_BLOCKS=1"); results do not depend on it.
 #ifndef SCAN_MIN_BLOCKS
-#define SCAN_MIN_BLOCKS (NT <= 4 ? 2 : 1)
+#define SCAN_MIN_BLOCKS (NT <= 2 ? 3 : NT <= 4 ? 4 : 1)
 #endif
 // The scan's look-back may start from a published tile prefix (1; results do not depend on
 // it). Test hook: a host build defines 0 to fold every tile prefix from the nodes.
@@ -34,9 +38,11 @@
 // dot product, the sum of squares (360 bytes of spills at 128 registers, N = 4) and the
 // doubled-precision sum keep 1). 2: ptxas sm_90, N = 4 f64, arr_red_sum at most 128
 // registers, no spills (with 1 it may take 130 and fit one block per SM); 3 gives 80 registers
-// with about 120 bytes of spills. Overridable: EXPANSE_GPU_NVRTC_OPTS="-DRED_MIN_BLOCKS=3".
+// with about 120 bytes of spills and is faster all the same (H100, 10^8 elements: N = 4 sum
+// 18.5 % of copy bandwidth with 2, 19.9 % with 3 or 4; N = 2 unchanged at 74-75 %).
+// Overridable: EXPANSE_GPU_NVRTC_OPTS="-DRED_MIN_BLOCKS=2".
 #ifndef RED_MIN_BLOCKS
-#define RED_MIN_BLOCKS 2
+#define RED_MIN_BLOCKS 3
 #endif
 #define SORT_TILE 256
 // Terms of the accumulator of the doubled-precision sum (array::acc_terms).

@@ -262,6 +262,20 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) blas_gemv_finish(const T
 #define GEMM_RN 1
 #define GEMM_BK 8
 #endif
+// Launch bounds of the GEMM fold (results do not depend on them). N <= 2: three blocks per SM
+// (ptxas then keeps the fold in at most 85 registers): H100, n = 4096, 0.336 s against 0.378 s
+// with the compiler's own choice (126 registers, two blocks). N > 2: the compiler's choice;
+// asking for one block (__launch_bounds__(256, 1)) made N = 4 1.5 times slower and three
+// blocks 6 % slower (gpu/tools/arrays_variants.sh). Overridable for experiments:
+// EXPANSE_GPU_NVRTC_OPTS="-DGEMM_MIN_BLOCKS=2".
+#ifndef GEMM_MIN_BLOCKS
+#define GEMM_MIN_BLOCKS (NT <= 2 ? 3 : 0)
+#endif
+#if GEMM_MIN_BLOCKS > 0
+#define GEMM_LAUNCH_BOUNDS __launch_bounds__(256, GEMM_MIN_BLOCKS)
+#else
+#define GEMM_LAUNCH_BOUNDS __launch_bounds__(256)
+#endif
 #define GEMM_BM (16 * GEMM_RM)
 #define GEMM_BN (16 * GEMM_RN)
 
@@ -282,7 +296,7 @@ __device__ __forceinline__ void gemm_step(E &s, double &p, double &a, const E &x
 // Continues the fold of every C element (state S, and PA: P at q, A at m*n + q, q = j*m + i)
 // over k = 0 .. kt - 1 of the panels A (element (i, kk) at a_off + i + kk*lda of an array of
 // a_len) and B (element (kk, j) at b_off + kk + j*ldb of b_len). first: the fold starts here.
-extern "C" __global__ void __launch_bounds__(256) blas_gemm_fold(const T *A, u64 a_len, u64 a_off, u64 lda, const T *B, u64 b_len,
+extern "C" __global__ void GEMM_LAUNCH_BOUNDS blas_gemm_fold(const T *A, u64 a_len, u64 a_off, u64 lda, const T *B, u64 b_len,
                                                                  u64 b_off, u64 ldb, u64 m, u64 n, u64 kt, int first, T *S, double *PA) {
     __shared__ E As[GEMM_BK][GEMM_BM];
     __shared__ E Bs[GEMM_BK][GEMM_BN];
