@@ -328,7 +328,7 @@ fn fix_lanes<L: MaskedLane, const N: usize>(
 
 /// `op` on lanes with the failing lanes fixed: the scalar operation's result in every lane.
 #[inline(always)]
-fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: &[L; N]) -> [L; N] {
+pub(crate) fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: &[L; N]) -> [L; N] {
     let (mut res, ok) = match op {
         AccOp::Add => add_lanes(x, y),
         AccOp::Mul => mul_lanes(x, y),

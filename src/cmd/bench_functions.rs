@@ -9,6 +9,11 @@
 //! alternation, three times each, and keeps the best (the machine may be shared); time is this
 //! process's on-CPU time when the kernel reports it, else wall-clock time.
 //!
+//! Batched columns: the same 64 arguments tiled to a slice of 4096, evaluated at once by
+//! `functions::eval_unary_batch_f64`/`_f32` (SIMD lanes where the function is vectorised, see
+//! `expanse_core::functions::batch`; the scalar functions in a loop elsewhere, same results),
+//! in ns per element, with the per-call time and MPFR's over it.
+//!
 //! GPU columns (when a GPU is usable, else said once and left empty): the same function and N
 //! evaluated by the CUDA kernels of `expanse_gpu::functions` on GPU 0 over about 4·10⁶
 //! arguments (the 64 arguments tiled, `× --scale`), kernel time only (arguments on the device),
@@ -28,6 +33,7 @@ use super::bench::Args;
 use super::bench_cpu::cpu_seconds;
 use super::{CliError, CmdResult, Outcome};
 use expanse_core::functions::{eval_binary, eval_unary, eval_unary_f32, eval_unary_f64};
+use expanse_core::functions::{eval_unary_batch_f32, eval_unary_batch_f64};
 use expanse_core::functions::{Binary, Unary};
 use expanse_core::{Expansion, FloatTerm, MAX_TERMS};
 use expanse_gpu::fn_check::{
@@ -49,6 +55,11 @@ struct Row {
     n: usize,
     mpfr_bits: u32,
     ns_per_call: f64,
+    /// ns per element of the batched evaluation (`functions::eval_unary_batch_f64`/`_f32`)
+    /// over a slice of [`BATCH_LEN`] arguments (the same 64, tiled).
+    batch_ns_per_elem: f64,
+    /// Per-call time / batched time per element (> 1: the batch is faster).
+    batch_speedup: f64,
     mpfr_ns_per_call: f64,
     /// MPFR time / expansion time (> 1: the expansion is faster).
     speedup_vs_mpfr: f64,
@@ -57,6 +68,9 @@ struct Row {
     /// The GPU rate over the one-thread CPU rate.
     gpu_vs_cpu_thread: Option<f64>,
 }
+
+/// Length of the slice of the batched measurement.
+const BATCH_LEN: usize = 4096;
 
 /// Arguments for `f`: 64 values spread over a typical part of its domain.
 fn arguments(f: Unary) -> Vec<f64> {
@@ -170,13 +184,25 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
     } else {
         24 * n as u32
     };
-    let ns = if term == "f64" {
+    let (ns, batch_ns) = if term == "f64" {
         let xs: Vec<[f64; MAX_TERMS]> = args.iter().map(|&a| expansion_terms_f64(a, n)).collect();
-        ns_per_call(xs.len(), budget, || {
+        let ns = ns_per_call(xs.len(), budget, || {
             for x in &xs {
                 black_box(eval_unary_f64(f, n, black_box(x)));
             }
-        })
+        });
+        let flat: Vec<f64> = xs
+            .iter()
+            .cycle()
+            .take(BATCH_LEN)
+            .flat_map(|x| x[..n].iter().copied())
+            .collect();
+        let mut out = vec![0.0f64; flat.len()];
+        let batch_ns = ns_per_call(BATCH_LEN, budget, || {
+            eval_unary_batch_f64(f, n, black_box(&flat), &mut out);
+            black_box(&out);
+        });
+        (ns, batch_ns)
     } else {
         let xs: Vec<[f32; MAX_TERMS]> = args
             .iter()
@@ -187,11 +213,23 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
                 t
             })
             .collect();
-        ns_per_call(xs.len(), budget, || {
+        let ns = ns_per_call(xs.len(), budget, || {
             for x in &xs {
                 black_box(eval_unary_f32(f, n, black_box(x)));
             }
-        })
+        });
+        let flat: Vec<f32> = xs
+            .iter()
+            .cycle()
+            .take(BATCH_LEN)
+            .flat_map(|x| x[..n].iter().copied())
+            .collect();
+        let mut out = vec![0.0f32; flat.len()];
+        let batch_ns = ns_per_call(BATCH_LEN, budget, || {
+            eval_unary_batch_f32(f, n, black_box(&flat), &mut out);
+            black_box(&out);
+        });
+        (ns, batch_ns)
     };
     let mp_args: Vec<Float> = args.iter().map(|&a| Float::with_val(bits, a)).collect();
     let mut out = Float::new(bits);
@@ -207,6 +245,8 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
         n,
         mpfr_bits: bits,
         ns_per_call: ns,
+        batch_ns_per_elem: batch_ns,
+        batch_speedup: ns / batch_ns,
         mpfr_ns_per_call: mp_ns,
         speedup_vs_mpfr: mp_ns / ns,
         gpu_evals_per_s: None,
@@ -294,11 +334,11 @@ pub fn run(args: &Args) -> CmdResult {
     };
     let cases: [(&'static str, &[usize]); 2] = [("f64", &[1, 2, 3, 4, 8]), ("f32", &[2, 4])];
     if !args.json {
-        println!("expanse bench functions (one thread; ns per call, best of 3; MPFR at the same precision in the same run)");
+        println!("expanse bench functions (one thread; ns per call, best of 3; batched: ns per element over {BATCH_LEN} arguments; MPFR at the same precision in the same run)");
         println!(
-            "| function | terms | N | ns/call | MPFR bits | MPFR ns/call | MPFR / expansion | GPU eval/s | GPU / CPU thread |"
+            "| function | terms | N | ns/call | batched ns/elem | call / batched | MPFR bits | MPFR ns/call | MPFR / expansion | MPFR / batched | GPU eval/s | GPU / CPU thread |"
         );
-        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     }
     for f in Unary::ALL {
         for (term, ns) in cases {
@@ -322,14 +362,17 @@ pub fn run(args: &Args) -> CmdResult {
                         _ => ("—".to_string(), "—".to_string()),
                     };
                     println!(
-                        "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} | {g} | {gr} |",
+                        "| {} | {} | {} | {:.0} | {:.0} | {:.2} | {} | {:.0} | {:.2} | {:.2} | {g} | {gr} |",
                         r.function,
                         r.term,
                         r.n,
                         r.ns_per_call,
+                        r.batch_ns_per_elem,
+                        r.batch_speedup,
                         r.mpfr_bits,
                         r.mpfr_ns_per_call,
-                        r.speedup_vs_mpfr
+                        r.speedup_vs_mpfr,
+                        r.mpfr_ns_per_call / r.batch_ns_per_elem
                     );
                 }
                 rows.push(r);

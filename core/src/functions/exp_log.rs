@@ -60,6 +60,17 @@
 //! of r̂ is Δ_r ≤ 0.0040ρ + K·t_L (≈ 1100·u²(2u)^N: the guard terms make k·ln 2 exact
 //! enough), and e^{r̂} = e^r·e^{θ}, |θ| ≤ Δ_r: log-space contribution Δ_r.
 //!
+//! *Rounding a sum once* (here, and for w and ln x below; also the Payne–Hanek chunks of
+//! [`super::trig`]): at N ≥ 3 the exact Shewchuk accumulation and VecSumErrBranch of the
+//! accurate tier; at N = 2 its *certified* renormalisation instead (`fast2.rs` `round_sum`:
+//! up to three VecSum passes, each followed by VecSumErrBranch and the run-time certificate
+//! that the output is ulp-nonoverlapping and the dropped tail is below ulp of its last term,
+//! with the exact accumulation when the certificate fails). Both give the two facts from
+//! which [`crate::bounds`] ("Rounding an exact sum") derives ρ, so the bound ρ is the same;
+//! only which of the admissible roundings is returned can differ (in the last bits of the
+//! low term, rarely), and the terms are listed in near-decreasing magnitude (x₀, k·c₀,
+//! j/256, x₁, the rest) so that one pass usually suffices.
+//!
 //! *Scaling.* With |r̂₀| < 2^{e_r}, r′ = r̂·2^{−s} for s = max(0, e_r + σ_N) (exact), so
 //! η := |r′| ≤ 2^{−σ_N}(1 + 2u): the parameters (d, σ_N) below make a degree-d Taylor
 //! polynomial accurate to P + 6 bits. For the general core (e_r ≤ e_max = −1) they minimise
@@ -210,9 +221,9 @@
 use super::constants::{
     constant, constant_terms, exp_j256, expm1_j256, inv_fact, Constant, EXP_TABLE_J, TABLE_TERMS,
 };
+use super::fast2::{self, round_sum};
 use super::seeds::{cbrt_seed, ln_1p_seed, pow2};
 use super::{Binary, ErrorBound, Unary};
-use crate::accurate::round_exact_sum;
 use crate::bounds;
 use crate::eft::{fast_two_sum, two_prod};
 use crate::expansion::{Expansion, MAX_TERMS};
@@ -350,7 +361,7 @@ fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E
         return *r;
     }
     let (d, sig) = cached_params::<T>(N, emax);
-    let s = (ilogb(r0) + 1 + sig).max(0);
+    let s = doublings(sig, r0);
     let rp = r.ldexp(-s);
     // c_k = d!/k!, built from k = d down.
     let mut c = [0.0f64; 20];
@@ -387,12 +398,19 @@ fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E
     qt.copy_from_slice(&qa[..N]);
     let q = E::<T, N>::from_normalized(qt);
     // ·(1/d!) from the table (a multiplication instead of a long division).
-    let mut m = q.mul(&rp).mul(&inv_fact::<T, N>(d));
+    let mut m = fast2::mul(&fast2::mul(&q, &rp), &inv_fact::<T, N>(d));
     let two = T::from_f64(2.0);
     for _ in 0..s {
-        m = m.mul(&m.add_term(two));
+        m = fast2::mul(&m, &fast2::add_dominant_term(&m, two));
     }
     m
+}
+
+/// s, the doublings of the exp_m1 core for a reduced argument with leading term r₀ ≠ 0 at
+/// scaling exponent σ_N (module doc, "Scaling").
+#[inline]
+pub(crate) fn doublings(sig: i32, r0: f64) -> i32 {
+    (ilogb(r0) + 1 + sig).max(0)
 }
 
 /// M_k, the terms of Horner step k (q_k = q_{k+1}·r′ + c_k) of the exp_m1 core at N terms:
@@ -424,7 +442,7 @@ fn horner_stage<T: FloatTerm, const M: usize>(
     let r = E::<T, M>::from_normalized(rt);
     let mut qm = E::<T, M>::from_normalized(qt);
     for &ck in cs.iter().rev() {
-        qm = qm.mul(&r).add_term(T::from_f64(ck));
+        qm = fast2::add_dominant_term(&fast2::mul(&qm, &r), T::from_f64(ck));
     }
     q[..M].copy_from_slice(qm.terms());
 }
@@ -443,6 +461,22 @@ fn sub_k_ln2_j<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, j: i32) -> E<T
     let c = constant_terms::<T>(Constant::Ln2);
     let m = (N + 2).min(TABLE_TERMS);
     let kt = T::from_f64(-(k as f64));
+    if N == 2 {
+        // Near-decreasing magnitudes, so that one VecSum pass of the certified rounding
+        // usually suffices: x₀, k·c₀, j/256, x₁, then the products' errors and the small
+        // products by level (module doc, "Reduction").
+        let t = x.terms();
+        let (p0, e0) = two_prod(kt, c[0]);
+        let (p1, e1) = two_prod(kt, c[1]);
+        let (p2, e2) = two_prod(kt, c[2]);
+        let (p3, e3) = two_prod(kt, c[3]);
+        let jt = T::from_f64(-(j as f64) / 256.0);
+        return if j != 0 {
+            fast2::round_sum_list::<T, N, 11>([t[0], p0, jt, t[1], e0, p1, e1, p2, e2, p3, e3])
+        } else {
+            fast2::round_sum_list::<T, N, 10>([t[0], p0, t[1], e0, p1, e1, p2, e2, p3, e3])
+        };
+    }
     let mut list = [T::ZERO; 9 + 2 * TABLE_TERMS];
     list[..N].copy_from_slice(x.terms());
     let mut len = N;
@@ -456,7 +490,7 @@ fn sub_k_ln2_j<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, j: i32) -> E<T
         list[len] = T::from_f64(-(j as f64) / 256.0);
         len += 1;
     }
-    round_exact_sum::<T, N>(&list[..len])
+    round_sum::<T, N>(&list[..len])
 }
 
 /// ln 2 = LN2_HI + LN2_LO + O(2^−106) (f64 leading terms of the table; for picking j only).
@@ -474,6 +508,20 @@ fn exp_limits<T: FloatTerm>() -> (f64, f64) {
 
 /// e^x·2^{shift} for finite x with x₀ inside the thresholds: reduction, core, exact scaling.
 pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
+    let (k, j, r) = exp_reduce(x);
+    let m = expm1_reduced_with(&r, EXP_EMAX);
+    let t = exp_j256::<T, N>(j);
+    let e = if j == 0 {
+        fast2::add_dominant_term(&m, T::ONE)
+    } else {
+        fast2::add(&t, &fast2::mul(&t, &m))
+    };
+    scale(&e, k + shift)
+}
+
+/// The reduction of [`exp_scaled`]: (k, j, r̂) with r̂ = x − k·ln 2 − j/256 rounded to N
+/// terms (module doc, "Reduction" and "Table step").
+pub(crate) fn exp_reduce<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, i32, E<T, N>) {
     let x0 = hi(x);
     let k = (x0 * core::f64::consts::LOG2_E).round() as i32;
     // An f64 approximation of x − k·ln 2 (error < 2^−15 for f32 terms, far less for f64)
@@ -481,19 +529,11 @@ pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) 
     let kf = k as f64;
     let ra = (-kf).mul_add(LN2_HI, x0) - kf * LN2_LO;
     let j = ((ra * 256.0).round() as i32).clamp(-EXP_TABLE_J, EXP_TABLE_J);
-    let r = sub_k_ln2_j(x, k, j);
-    let m = expm1_reduced_with(&r, EXP_EMAX);
-    let t = exp_j256::<T, N>(j);
-    let e = if j == 0 {
-        m.add_term(T::ONE)
-    } else {
-        t.add(&t.mul(&m))
-    };
-    scale(&e, k + shift)
+    (k, j, sub_k_ln2_j(x, k, j))
 }
 
 /// y·2^k, with overflow to +∞ and underflow renormalised exactly.
-fn scale<T: FloatTerm, const N: usize>(y: &E<T, N>, k: i32) -> E<T, N> {
+pub(crate) fn scale<T: FloatTerm, const N: usize>(y: &E<T, N>, k: i32) -> E<T, N> {
     let z = y.ldexp(k);
     let h = z.hi();
     if !h.is_finite() {
@@ -515,46 +555,68 @@ pub(crate) fn exp<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
 
 /// e^x·2^{shift} with IEEE special values (shift ≤ 0 keeps e^x's thresholds meaningful).
 pub(crate) fn exp_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
+    match exp_special(x, shift) {
+        Some(v) => v,
+        None => exp_scaled(x, shift),
+    }
+}
+
+/// The special values of [`exp_shifted`] (NaN, overflow, underflow, e⁰ = 1); `None` when x
+/// takes the regular path [`exp_scaled`].
+pub(crate) fn exp_special<T: FloatTerm, const N: usize>(
+    x: &E<T, N>,
+    shift: i32,
+) -> Option<E<T, N>> {
     if x.is_nan() {
-        return special(f64::NAN);
+        return Some(special(f64::NAN));
     }
     let x0 = hi(x);
     let (over, under) = exp_limits::<T>();
     // e^x·2^shift stays finite a little further when shift < 0 (sinh, cosh).
     let over = over - shift.min(0) as f64 * core::f64::consts::LN_2;
     if x0 == f64::INFINITY || x0 >= over {
-        return special(f64::INFINITY);
+        return Some(special(f64::INFINITY));
     }
     if x0 <= under {
-        return E::zero();
+        return Some(E::zero());
     }
     if x0 == 0.0 && shift == 0 {
-        return E::one();
+        return Some(E::one());
     }
-    exp_scaled(x, shift)
+    None
 }
 
 /// e^x − 1 with IEEE special values.
 pub(crate) fn expm1<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
-    if x.is_nan() {
-        return special(f64::NAN);
+    if let Some(y) = expm1_special(x) {
+        return y;
     }
     let x0 = hi(x);
-    let pn = prec_bits::<T>(N);
-    if x0 == f64::NEG_INFINITY || x0 < -((pn + 5) as f64) * core::f64::consts::LN_2 {
-        return special(-1.0);
-    }
-    if below_pow2(x, -(pn + 3)) {
-        return *x;
-    }
     if x0.abs() < 0.5 {
         return expm1_reduced(x);
     }
     exp(x).add_term(-T::ONE)
 }
 
+/// The special values of exp_m1 (NaN, −1 below −(P + 5)·ln 2, x itself when tiny); `None`
+/// for the regular paths (the core for |x₀| < 1/2, else e^x − 1).
+pub(crate) fn expm1_special<T: FloatTerm, const N: usize>(x: &E<T, N>) -> Option<E<T, N>> {
+    if x.is_nan() {
+        return Some(special(f64::NAN));
+    }
+    let x0 = hi(x);
+    let pn = prec_bits::<T>(N);
+    if x0 == f64::NEG_INFINITY || x0 < -((pn + 5) as f64) * core::f64::consts::LN_2 {
+        return Some(special(-1.0));
+    }
+    if below_pow2(x, -(pn + 3)) {
+        return Some(*x);
+    }
+    None
+}
+
 /// k with v·2^{−k} ∈ [1/√2, √2) for a positive finite f64 v.
-fn ln_exponent(v: f64) -> i32 {
+pub(crate) fn ln_exponent(v: f64) -> i32 {
     let e = ilogb(v);
     let m = v * pow2(-e);
     if m >= core::f64::consts::SQRT_2 {
@@ -574,9 +636,9 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
     let h = newton_h::<T>(N);
     for _ in 0..MAX_NEWTON {
         let e = expm1_table(&y);
-        let c = w.sub(&e).div(&e.add_term(T::ONE));
+        let c = fast2::div(&fast2::sub(w, &e), &fast2::add_dominant_term(&e, T::ONE));
         let yb = hi(&y);
-        y = y.add(&c);
+        y = fast2::add(&y, &c);
         let c0 = hi(&c);
         if c0 == 0.0 || c0.abs() <= yb.abs() * pow2(-h) {
             break;
@@ -602,9 +664,12 @@ fn expm1_table<T: FloatTerm, const N: usize>(y: &E<T, N>) -> E<T, N> {
         return expm1_reduced(y);
     }
     let j = j as i32;
-    let r = y.add_term(T::from_f64(-(j as f64) / 256.0));
+    let r = fast2::add_term(y, T::from_f64(-(j as f64) / 256.0));
     let m = expm1_reduced_with(&r, EXP_EMAX);
-    expm1_j256::<T, N>(j).add(&exp_j256::<T, N>(j).mul(&m))
+    fast2::add(
+        &expm1_j256::<T, N>(j),
+        &fast2::mul(&exp_j256::<T, N>(j), &m),
+    )
 }
 
 /// The convergence threshold h of the last Newton step of ln_1p (module doc): ⌈P/2⌉, less 2
@@ -664,12 +729,25 @@ fn ln1p_seed<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
 }
 
 /// The exact sum of x·2^{−k} and the machine numbers `extra`, rounded to N terms.
-fn scaled_sum<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, extra: &[T]) -> E<T, N> {
+pub(crate) fn scaled_sum<T: FloatTerm, const N: usize>(
+    x: &E<T, N>,
+    k: i32,
+    extra: &[T],
+) -> E<T, N> {
     let mut list = [T::ZERO; 10];
     let xs = x.ldexp(-k);
+    if N == 2 {
+        // The same list as below, of fixed length (fast2::round_sum_list: same operations).
+        let t = xs.terms();
+        match extra {
+            [a] => return fast2::round_sum_list::<T, N, 3>([t[0], t[1], *a]),
+            [a, b] => return fast2::round_sum_list::<T, N, 4>([t[0], t[1], *a, *b]),
+            _ => {}
+        }
+    }
     list[..N].copy_from_slice(xs.terms());
     list[N..N + extra.len()].copy_from_slice(extra);
-    round_exact_sum::<T, N>(&list[..N + extra.len()])
+    round_sum::<T, N>(&list[..N + extra.len()])
 }
 
 /// (k, ℓ) with ln x = k·ln 2 + ℓ for finite x > 0.
@@ -681,49 +759,69 @@ fn ln_parts<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, E<T, N>) {
 
 /// ln x·(or with `extra` added to the exponent: ln(x·2^{extra})) with IEEE special values.
 pub(crate) fn ln_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, extra: i32) -> E<T, N> {
-    if x.is_nan() {
-        return special(f64::NAN);
-    }
-    let x0 = hi(x);
-    if x0 < 0.0 {
-        return special(f64::NAN);
-    }
-    if x0 == 0.0 {
-        return special(f64::NEG_INFINITY);
-    }
-    if x0 == f64::INFINITY {
-        return special(f64::INFINITY);
+    if let Some(y) = ln_special(x) {
+        return y;
     }
     let (k, l) = ln_parts(x);
     sub_k_ln2(&l, -(k + extra))
 }
 
+/// The special values of ln (NaN, x < 0, ±0, +∞); `None` for the regular path.
+pub(crate) fn ln_special<T: FloatTerm, const N: usize>(x: &E<T, N>) -> Option<E<T, N>> {
+    if x.is_nan() {
+        return Some(special(f64::NAN));
+    }
+    let x0 = hi(x);
+    if x0 < 0.0 {
+        return Some(special(f64::NAN));
+    }
+    if x0 == 0.0 {
+        return Some(special(f64::NEG_INFINITY));
+    }
+    if x0 == f64::INFINITY {
+        return Some(special(f64::INFINITY));
+    }
+    None
+}
+
 /// ln(1 + x) with IEEE special values; never rounds 1 + x.
 pub(crate) fn ln1p<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    match ln1p_reduce(x) {
+        Err(y) => y,
+        Ok((0, _)) => ln1p_core(x),
+        Ok((k, w)) => sub_k_ln2(&ln1p_core(&w), -k),
+    }
+}
+
+/// The special values of ln_1p (`Err`: the result) or its reduction (`Ok((k, w))`:
+/// ln(1 + x) = k·ln 2 + ln(1 + w), w = (1 + x)·2^{−k} − 1 as one exact sum rounded once;
+/// w = x when k = 0).
+pub(crate) fn ln1p_reduce<T: FloatTerm, const N: usize>(
+    x: &E<T, N>,
+) -> Result<(i32, E<T, N>), E<T, N>> {
     if x.is_nan() {
-        return special(f64::NAN);
+        return Err(special(f64::NAN));
     }
     let x0 = hi(x);
     if x0 == f64::INFINITY {
-        return special(f64::INFINITY);
+        return Err(special(f64::INFINITY));
     }
     if x0 == f64::NEG_INFINITY {
-        return special(f64::NAN);
+        return Err(special(f64::NAN));
     }
     let opx = x.add_term(T::ONE);
     let v = hi(&opx);
     if v == 0.0 {
-        return special(f64::NEG_INFINITY);
+        return Err(special(f64::NEG_INFINITY));
     }
     if v < 0.0 {
-        return special(f64::NAN);
+        return Err(special(f64::NAN));
     }
     let k = ln_exponent(v);
     if k == 0 {
-        return ln1p_core(x);
+        return Ok((0, *x));
     }
-    let w = scaled_sum(x, k, &[T::ONE.ldexp(-k), -T::ONE]);
-    sub_k_ln2(&ln1p_core(&w), -k)
+    Ok((k, scaled_sum(x, k, &[T::ONE.ldexp(-k), -T::ONE])))
 }
 
 fn log2<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {

@@ -83,54 +83,95 @@ fn with_sign<T: FloatTerm, const N: usize>(neg: bool, y: E<T, N>) -> E<T, N> {
 }
 
 fn sinh<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
-    if x.is_nan() {
-        return special(f64::NAN);
-    }
-    let x0 = hi(x);
-    if x0.is_infinite() || below_pow2(x, tiny_exp::<T, N>()) {
-        return *x;
-    }
-    let a = x.abs();
-    let y = if x0.abs() > x_big::<T, N>() {
-        exp_shifted(&a, -1)
-    } else {
-        let e = expm1(&a);
-        e.mul(&e.add_term(T::from_f64(2.0)))
-            .div(&e.add_term(T::ONE))
-            .ldexp(-1)
-    };
-    with_sign(x0 < 0.0, y)
+    hyp(Unary::Sinh, x)
 }
 
 fn cosh<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
-    if x.is_nan() {
-        return special(f64::NAN);
-    }
-    let x0 = hi(x);
-    if x0.is_infinite() {
-        return special(f64::INFINITY);
-    }
-    let a = x.abs();
-    if x0.abs() > x_big::<T, N>() {
-        return exp_shifted(&a, -1);
-    }
-    let e = exp(&a);
-    e.add(&e.recip()).ldexp(-1)
+    hyp(Unary::Cosh, x)
 }
 
 fn tanh<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    hyp(Unary::Tanh, x)
+}
+
+/// sinh, cosh or tanh: the plan, the exponential, the finish.
+fn hyp<T: FloatTerm, const N: usize>(f: Unary, x: &E<T, N>) -> E<T, N> {
+    match hyp_plan(f, x) {
+        HypPlan::Done(y) => y,
+        HypPlan::Expm1(a) => hyp_finish(f, x, &expm1(&a)),
+        HypPlan::Exp(a) => hyp_finish(f, x, &exp(&a)),
+    }
+}
+
+/// What sinh, cosh and tanh of x need (the batched evaluation computes the exponentials
+/// of many arguments at once between [`hyp_plan`] and [`hyp_finish`]).
+pub(crate) enum HypPlan<T: FloatTerm, const N: usize> {
+    /// The result (special values, tiny and large arguments).
+    Done(E<T, N>),
+    /// e = expm1(a) of this argument, then [`hyp_finish`].
+    Expm1(E<T, N>),
+    /// e = exp(a) of this argument, then [`hyp_finish`].
+    Exp(E<T, N>),
+}
+
+/// The prologue of sinh, cosh, tanh (`f`) of x.
+pub(crate) fn hyp_plan<T: FloatTerm, const N: usize>(f: Unary, x: &E<T, N>) -> HypPlan<T, N> {
     if x.is_nan() {
-        return special(f64::NAN);
+        return HypPlan::Done(special(f64::NAN));
     }
     let x0 = hi(x);
-    if below_pow2(x, tiny_exp::<T, N>()) {
-        return *x;
+    match f {
+        Unary::Sinh => {
+            if x0.is_infinite() || below_pow2(x, tiny_exp::<T, N>()) {
+                return HypPlan::Done(*x);
+            }
+            let a = x.abs();
+            if x0.abs() > x_big::<T, N>() {
+                HypPlan::Done(with_sign(x0 < 0.0, exp_shifted(&a, -1)))
+            } else {
+                HypPlan::Expm1(a)
+            }
+        }
+        Unary::Cosh => {
+            if x0.is_infinite() {
+                return HypPlan::Done(special(f64::INFINITY));
+            }
+            let a = x.abs();
+            if x0.abs() > x_big::<T, N>() {
+                return HypPlan::Done(exp_shifted(&a, -1));
+            }
+            HypPlan::Exp(a)
+        }
+        _ => {
+            if below_pow2(x, tiny_exp::<T, N>()) {
+                return HypPlan::Done(*x);
+            }
+            if x0.abs() > x_big::<T, N>() {
+                return HypPlan::Done(special(if x0 < 0.0 { -1.0 } else { 1.0 }));
+            }
+            HypPlan::Expm1(x.abs().ldexp(1))
+        }
     }
-    if x0.abs() > x_big::<T, N>() {
-        return special(if x0 < 0.0 { -1.0 } else { 1.0 });
+}
+
+/// The epilogue of sinh, cosh, tanh (`f`) of x from the exponential `e` of [`hyp_plan`]'s
+/// argument.
+pub(crate) fn hyp_finish<T: FloatTerm, const N: usize>(
+    f: Unary,
+    x: &E<T, N>,
+    e: &E<T, N>,
+) -> E<T, N> {
+    let neg = hi(x) < 0.0;
+    match f {
+        Unary::Sinh => with_sign(
+            neg,
+            e.mul(&e.add_term(T::from_f64(2.0)))
+                .div(&e.add_term(T::ONE))
+                .ldexp(-1),
+        ),
+        Unary::Cosh => e.add(&e.recip()).ldexp(-1),
+        _ => with_sign(neg, e.div(&e.add_term(T::from_f64(2.0)))),
     }
-    let e = expm1(&x.abs().ldexp(1));
-    with_sign(x0 < 0.0, e.div(&e.add_term(T::from_f64(2.0))))
 }
 
 fn asinh<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {

@@ -11,6 +11,7 @@
 //! crate widens by them to give rigorous enclosures.
 //!
 //! Layout:
+//! - [`batch`]: batched evaluation over slices on SIMD lanes, bit for bit the scalar functions;
 //! - [`constants`]: π, e, ln 2, ln 10, log₂ e, log₁₀ e to 12 terms, and the bits of 2/π;
 //! - [`device`]: the tables and plans a device port (expanse-gpu's CUDA) reads from here;
 //! - [`exp_log`]: exp, exp_m1, ln, ln_1p, log2, log10, pow, powi, cbrt, hypot;
@@ -36,16 +37,23 @@
 //! assert!(b.rel > 0.0 && b.rel * 2f64.powi(212) < 1000.0);
 //! ```
 
+pub mod batch;
 pub mod constants;
 mod constants_table;
 pub mod device;
 pub mod exp_log;
+mod fast2;
 pub mod hyperbolic;
 mod seeds;
 pub mod trig;
 
 use crate::expansion::{Expansion, MAX_TERMS};
 use crate::float::FloatTerm;
+
+pub use batch::{
+    eval_unary_batch, eval_unary_batch_f32, eval_unary_batch_f64, eval_unary_batch_f64_at,
+    FunctionBatchTerm,
+};
 
 /// An elementary function of one argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -134,6 +134,7 @@
 //! to N terms).
 
 use super::constants::{constant, series_coef, Constant, Series};
+use super::fast2;
 use super::{Binary, ErrorBound, Unary};
 use crate::bounds;
 use crate::expansion::Expansion;
@@ -244,6 +245,22 @@ fn sin_a_bound(k: usize) -> f64 {
 /// z_lim = tan(π/2^{h+2}).
 pub(crate) fn atan_z_lim(h: usize) -> f64 {
     (core::f64::consts::PI / (1u64 << (h + 2)) as f64).tan()
+}
+
+/// [`atan_z_lim`] of the plan's h_max for (p, N), cached (the same f64 values).
+fn cached_atan_z_lim(p: u32, n: usize) -> f64 {
+    static CELL: std::sync::OnceLock<[[f64; crate::expansion::MAX_TERMS]; 2]> =
+        std::sync::OnceLock::new();
+    let t = CELL.get_or_init(|| {
+        let mut t = [[0.0; crate::expansion::MAX_TERMS]; 2];
+        for (i, p) in [24u32, 53].into_iter().enumerate() {
+            for n in 1..=crate::expansion::MAX_TERMS {
+                t[i][n - 1] = atan_z_lim(atan_plan(p, n).0);
+            }
+        }
+        t
+    });
+    t[usize::from(p == 53)][n.clamp(1, crate::expansion::MAX_TERMS) - 1]
 }
 
 /// (h_max, J_max) for atan: halvings cost about 12 operations (sqrt and div), series steps 3
@@ -438,6 +455,35 @@ fn pi<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
 /// sin r for |r| ≤ R_MAX (module doc, steps 2–4).
 fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T, N> {
     let one = Expansion::<T, N>::one();
+    let (k, j) = sin_kernel_plan(r);
+    let a = if k > 0 {
+        // ·3^{−k} from the table: a multiplication instead of a long division.
+        fast2::mul(r, &series_coef::<T, N>(Series::InvPow3, k))
+    } else {
+        *r
+    };
+    let a2 = fast2::sqr(&a);
+    let mut t = one;
+    for i in (0..j).rev() {
+        // ·1/((2i+2)(2i+3)) from the table: a multiplication instead of a long division.
+        let q = fast2::mul(
+            &fast2::mul(&a2, &t),
+            &series_coef::<T, N>(Series::SinDenInv, i),
+        );
+        t = fast2::one_minus(&q);
+    }
+    let mut s = fast2::mul(&a, &t);
+    let three = T::from_f64(3.0);
+    for _ in 0..k {
+        let w = fast2::add_dominant_term(&fast2::sqr(&s).ldexp(2).neg(), three);
+        s = fast2::mul(&s, &w);
+    }
+    s
+}
+
+/// The run-time plan of [`sin_kernel`] for r (module doc, steps 2–3): (k, J), the number
+/// of triple-angle steps and of Horner steps.
+pub(crate) fn sin_kernel_plan<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> (usize, usize) {
     let (k_max, j_max) = sin_plan(T::PRECISION, N);
     let a_lim = R_MAX / 3f64.powi(k_max as i32);
     let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
@@ -448,32 +494,14 @@ fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T,
         k += 1;
         scale *= 3.0;
     }
-    let a = if k > 0 {
-        // ·3^{−k} from the table: a multiplication instead of a long division.
-        r.mul(&series_coef::<T, N>(Series::InvPow3, k))
-    } else {
-        *r
-    };
     let a_est = r0 / scale * margin;
     let j = sin_steps(a_est, trunc_target(T::PRECISION, N)).min(j_max);
-    let a2 = a.sqr();
-    let mut t = one;
-    for i in (0..j).rev() {
-        // ·1/((2i+2)(2i+3)) from the table: a multiplication instead of a long division.
-        t = one.sub(&a2.mul(&t).mul(&series_coef::<T, N>(Series::SinDenInv, i)));
-    }
-    let mut s = a.mul(&t);
-    let three = T::from_f64(3.0);
-    for _ in 0..k {
-        let w = s.sqr().ldexp(2).neg().add_term(three);
-        s = s.mul(&w);
-    }
-    s
+    (k, j)
 }
 
 /// cos r = √(1 − sin² r) from the kernel's sin r (module doc, step 5).
 fn cos_from_sin<T: FloatTerm, const N: usize>(s: &Expansion<T, N>) -> Expansion<T, N> {
-    Expansion::<T, N>::one().sub(&s.sqr()).sqrt()
+    fast2::sqrt(&fast2::one_minus(&fast2::sqr(s)))
 }
 
 /// atan z for 0 ≤ z ≤ 1 (module doc).
@@ -483,25 +511,31 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
     }
     let one = T::ONE;
     let (h_max, j_max) = atan_plan(T::PRECISION, N);
-    let z_lim = atan_z_lim(h_max);
+    let z_lim = cached_atan_z_lim(T::PRECISION, N);
     let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
     let mut z = *z;
     let mut h = 0;
     while h < h_max && z.hi().to_f64() * margin > z_lim {
-        let d = z.sqr().add_term(one).sqrt().add_term(one);
-        z = z.div(&d);
+        let d = fast2::add_term(
+            &fast2::sqrt(&fast2::add_dominant_term(&fast2::sqr(&z), one)),
+            one,
+        );
+        z = fast2::div(&z, &d);
         h += 1;
     }
     let z_est = z.hi().to_f64() * margin * margin;
     let j = atan_steps(z_est, trunc_target(T::PRECISION, N)).min(j_max);
-    let z2 = z.sqr();
+    let z2 = fast2::sqr(&z);
     let mut t = Expansion::<T, N>::one();
     for i in (0..j).rev() {
         // ·(2i+1)/(2i+3) from the table: one multiplication instead of mul_term and div.
-        let q = z2.mul(&t).mul(&series_coef::<T, N>(Series::AtanRatio, i));
-        t = Expansion::one().sub(&q);
+        let q = fast2::mul(
+            &fast2::mul(&z2, &t),
+            &series_coef::<T, N>(Series::AtanRatio, i),
+        );
+        t = fast2::one_minus(&q);
     }
-    z.mul(&t).ldexp(h as i32)
+    fast2::mul(&z, &t).ldexp(h as i32)
 }
 
 /// atan(a/b) for a, b ≥ 0 finite, not both zero (module doc).
@@ -510,9 +544,9 @@ fn atan_ratio<T: FloatTerm, const N: usize>(
     b: &Expansion<T, N>,
 ) -> Expansion<T, N> {
     if a.cmp_value(b) != Some(core::cmp::Ordering::Greater) {
-        atan_unit(&a.div(b))
+        atan_unit(&fast2::div(a, b))
     } else {
-        pi::<T, N>().ldexp(-1).sub(&atan_unit(&b.div(a)))
+        fast2::sub(&pi::<T, N>().ldexp(-1), &atan_unit(&fast2::div(b, a)))
     }
 }
 
@@ -530,6 +564,45 @@ fn cofactor<T: FloatTerm, const N: usize>(ax: &Expansion<T, N>) -> Expansion<T, 
     Expansion::one().sub(ax).mul(&ax.add_term(T::ONE)).sqrt()
 }
 
+/// sin x, cos x or tan x from the quadrant k of x = kπ/2 + r and s = sin r (module doc,
+/// steps 5 and 7).
+pub(crate) fn quadrant<T: FloatTerm, const N: usize>(
+    f: Unary,
+    k: u32,
+    s: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    let s = *s;
+    // cos r only where the quadrant needs it (same values as computing both).
+    match (f, k) {
+        (Unary::Sin, 0) | (Unary::Cos, 3) => s,
+        (Unary::Sin, 1) | (Unary::Cos, 0) => cos_from_sin(&s),
+        (Unary::Sin, 2) | (Unary::Cos, 1) => s.neg(),
+        (Unary::Sin, _) | (Unary::Cos, _) => cos_from_sin(&s).neg(),
+        (_, 0) | (_, 2) => s.div(&cos_from_sin(&s)),
+        _ => cos_from_sin(&s).div(&s).neg(),
+    }
+}
+
+/// The special arguments of sin, cos and tan (NaN, ±∞, ±0) and their results; `None` for
+/// the regular path (reduction, kernel, quadrant).
+pub(crate) fn sin_cos_special<T: FloatTerm, const N: usize>(
+    f: Unary,
+    x: &Expansion<T, N>,
+) -> Option<Expansion<T, N>> {
+    let v = lead(x);
+    if !v.is_finite() {
+        return Some(nan());
+    }
+    if x.is_zero() {
+        return Some(if f == Unary::Cos {
+            Expansion::one()
+        } else {
+            *x
+        });
+    }
+    None
+}
+
 pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) -> Expansion<T, N> {
     let v = lead(x);
     if v.is_nan() {
@@ -539,27 +612,11 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
     let sign = |y: Expansion<T, N>| if negative { y.neg() } else { y };
     match f {
         Unary::Sin | Unary::Cos | Unary::Tan => {
-            if !v.is_finite() {
-                return nan();
-            }
-            if x.is_zero() {
-                return if f == Unary::Cos {
-                    Expansion::one()
-                } else {
-                    *x
-                };
+            if let Some(y) = sin_cos_special(f, x) {
+                return y;
             }
             let (k, r) = trig_reduce::reduce(x);
-            // cos r only where the quadrant needs it (same values as computing both).
-            let s = sin_kernel(&r);
-            match (f, k) {
-                (Unary::Sin, 0) | (Unary::Cos, 3) => s,
-                (Unary::Sin, 1) | (Unary::Cos, 0) => cos_from_sin(&s),
-                (Unary::Sin, 2) | (Unary::Cos, 1) => s.neg(),
-                (Unary::Sin, _) | (Unary::Cos, _) => cos_from_sin(&s).neg(),
-                (_, 0) | (_, 2) => s.div(&cos_from_sin(&s)),
-                _ => cos_from_sin(&s).div(&s).neg(),
-            }
+            quadrant(f, k, &sin_kernel(&r))
         }
         Unary::Atan => {
             if x.is_zero() {
@@ -573,7 +630,10 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
             if ax.cmp_value(&one) != Some(core::cmp::Ordering::Greater) {
                 sign(atan_unit(&ax))
             } else {
-                sign(pi::<T, N>().ldexp(-1).sub(&atan_unit(&ax.recip())))
+                sign(fast2::sub(
+                    &pi::<T, N>().ldexp(-1),
+                    &atan_unit(&fast2::div(&one, &ax)),
+                ))
             }
         }
         Unary::Asin | Unary::Acos => {

@@ -38,7 +38,8 @@
 //! # From the fixed-point fraction to an expansion
 //!
 //! The top p(N + 2) bits of |r'|·2^F, cut into N + 2 chunks of p bits (each an exact machine
-//! number), are summed exactly and rounded to N terms (`round_exact_sum`): truncation
+//! number), are summed and rounded to N terms (`fast2::round_sum`: the exact accumulation, or at
+//! N = 2 the certified renormalisation, both within ρ_N; see [`crate::functions::exp_log`]): truncation
 //! ≤ 2^{1−p(N+2)} relative, rounding ≤ ρ_N. Then r = r'·(π/2)_N by the accurate
 //! multiplication, (π/2)_N the first N table terms of π halved (relative error
 //! ≤ ½(2u)^N(1 + 4u) for f64 and for f32 up to N = 5; the f32 table stops before subnormal
@@ -164,7 +165,7 @@ fn bit_length(mag: &[u64]) -> i64 {
 /// x = k·(π/2) + r: returns (k mod 4, r) with |r| ≤ π/4·(1 + 2^−20) and r within
 /// [`super::reduction_rel_bound`] of x − k·π/2 (module doc). x must be finite; for
 /// |x| ≤ 0.78 the result is (0, x) exactly.
-pub(super) fn reduce<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> (u32, Expansion<T, N>) {
+pub(crate) fn reduce<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> (u32, Expansion<T, N>) {
     if x.hi().to_f64().abs() <= 0.78 {
         return (0, *x);
     }
@@ -218,7 +219,14 @@ pub(super) fn reduce<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> (u32,
         let v = <f64 as FloatTerm>::ldexp(bits as f64, (lo - frac_bits) as i32);
         *c = T::from_f64(if negative { -v } else { v });
     }
-    let f: Expansion<T, N> = crate::accurate::round_exact_sum(&chunks[..N + 2]);
+    let f: Expansion<T, N> = if N == 2 {
+        // The same list, of fixed length (`round_sum_list`: the same operations).
+        crate::functions::fast2::round_sum_list::<T, N, 4>([
+            chunks[0], chunks[1], chunks[2], chunks[3],
+        ])
+    } else {
+        crate::functions::fast2::round_sum(&chunks[..N + 2])
+    };
     let pio2 = constant::<T, N>(Constant::Pi).ldexp(-1);
     (k, f.mul(&pio2))
 }

@@ -9,6 +9,7 @@ mod common;
 mod conversions;
 mod fast_paths;
 mod fast_tier;
+mod functions_batch;
 mod functions_exp_log;
 mod functions_hyperbolic;
 mod functions_trig;

@@ -282,10 +282,51 @@ template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &
     return m;
 }
 
-// x - k*ln2 - j/256 (k*ln2 from M + 2 terms of ln 2), one exact sum rounded to M terms.
+// The sum of finite terms[0..len) rounded to M terms within rho_M (fast2.rs `round_sum`): for
+// M = 2 (len <= 16) the certified renormalisation (VecSum passes and the certified
+// VecSumErrBranch), then Fast2Sum; when its certificate fails, and for M != 2, the exact
+// accumulation (ac_round_exact_sum).
+template <int M> __device__ __noinline__ X<M> fn_round_sum(const T *terms, int len) {
+    if constexpr (M == 2) {
+        if (len <= 16) {
+            T v[16];
+            T naive = T(0);
+            for (int i = 0; i < len; ++i) {
+                v[i] = terms[i];
+                naive = naive + terms[i];
+            }
+            T out[2];
+            if (t_finite(naive) && ac_certified_round<2>(v, len, out)) {
+                T h, l;
+                fast_two_sum(out[0], out[1], h, l);
+                if (h == T(0)) return x_from<M>(naive == T(0) ? naive : T(0));
+                X<M> r;
+                r.t[0] = h;
+                r.t[1] = l;
+                return r;
+            }
+        }
+    }
+    return ac_round_exact_sum<M>(terms, len);
+}
+
+// x - k*ln2 - j/256 (k*ln2 from M + 2 terms of ln 2), one exact sum rounded to M terms (M = 2:
+// the terms in near-decreasing order for fn_round_sum, as exp_log.rs `sub_k_ln2_j`).
 template <int M> __device__ __noinline__ X<M> el_sub_k_ln2_j(const X<M> &x, int k, int j) {
     int m = M + 2 < FP_TABLE_TERMS ? M + 2 : FP_TABLE_TERMS;
     T kt = (T)(-(double)k);
+    if constexpr (M == 2) {
+        T p[4], e[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) two_prod(kt, t_of_bits((u64)FT_LN2[i]), p[i], e[i]);
+        T jt = (T)(-(double)j / 256.0);
+        if (j != 0) {
+            T l[11] = {x.t[0], p[0], jt, x.t[1], e[0], p[1], e[1], p[2], e[2], p[3], e[3]};
+            return fn_round_sum<M>(l, 11);
+        }
+        T l[10] = {x.t[0], p[0], x.t[1], e[0], p[1], e[1], p[2], e[2], p[3], e[3]};
+        return fn_round_sum<M>(l, 10);
+    }
     T list[9 + 2 * 12];
 #pragma unroll
     for (int i = 0; i < M; ++i) list[i] = x.t[i];
@@ -301,7 +342,7 @@ template <int M> __device__ __noinline__ X<M> el_sub_k_ln2_j(const X<M> &x, int 
         list[len] = (T)(-(double)j / 256.0);
         len += 1;
     }
-    return ac_round_exact_sum<M>(list, len);
+    return fn_round_sum<M>(list, len);
 }
 
 template <int M> __device__ __forceinline__ X<M> el_sub_k_ln2(const X<M> &x, int k) {
@@ -454,7 +495,7 @@ template <int M> __device__ __noinline__ X<M> el_scaled_sum(const X<M> &x, int k
 #pragma unroll
     for (int i = 0; i < M; ++i) list[i] = xs.t[i];
     for (int i = 0; i < ne; ++i) list[M + i] = extra[i];
-    return ac_round_exact_sum<M>(list, M + ne);
+    return fn_round_sum<M>(list, M + ne);
 }
 
 template <int M> __device__ X<M> el_ln_parts(const X<M> &x, int &k) {
@@ -963,7 +1004,7 @@ template <int M> __device__ __noinline__ X<M> tr_reduce(const X<M> &x, unsigned 
         double v = d_ldexp((double)bits, (int)(lo - frac_bits));
         chunks[i] = (T)(negative ? -v : v);
     }
-    X<M> f = ac_round_exact_sum<M>(chunks, M + 2);
+    X<M> f = fn_round_sum<M>(chunks, M + 2);
     X<M> pio2 = x_ldexp(fn_pi<M>(), -1);
     return ac_mul<M>(f, pio2);
 }

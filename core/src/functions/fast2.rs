@@ -1,0 +1,538 @@
+//! N = 2 shortcuts for the hot loops of the elementary functions, and the one-time rounding
+//! of a sum of machine numbers ([`round_sum`]).
+//!
+//! *Bit-identical shortcuts*: [`mul`], [`sqr`], [`add`], [`sub`], [`add_term`], [`div`] and
+//! [`sqrt`] return exactly what `Expansion::mul`, `sqr`, `add`, `sub`, `add_term`, `div`,
+//! `sqrt` of [`crate::accurate`] return, for every N and every input (bit for bit, signs of
+//! zeros included); for N ≠ 2 they are those operations. At N = 2:
+//! - the double-word algorithms ([`crate::dw`]) first renormalise each operand by Fast2Sum,
+//!   three dependent additions on the critical path of a chain of operations. For a
+//!   *normalised* operand (h, l) — h finite and non-zero with RN(h + l) = h — that Fast2Sum
+//!   is the identity: s = RN(h + l) = h, z = RN(s − h) = +0 (h finite), and
+//!   e = RN(l − (+0)) = l exactly (also for l = −0). Every output of the N = 2 accurate tier
+//!   comes from a final Fast2Sum and is normalised, so along a chain the check (made on the
+//!   inputs as they are: a predicted branch beside the dependency chain) succeeds and the
+//!   Fast2Sums are skipped; when it fails, the accurate tier's own operation is called;
+//! - division and square root run the accurate tier's N = 2 long division and square root
+//!   (`fast_div`, `fast_sqrt`, `certified_round` of `accurate.rs`) operation for operation on
+//!   fixed-size lists instead of slices of run-time length;
+//! - the outputs repeat the accurate tier's `settle`: wherever its main path would not return
+//!   the two computed terms unchanged (a zero or non-finite result, a non-finite leading-term
+//!   result, a failed certificate), the accurate tier's own operation is called and its
+//!   result returned.
+//!
+//! The tests compare every function with MPFR and the CUDA port bit for bit; the shortcuts
+//! were also checked against the accurate tier's operations on 5·10⁶ result words of all
+//! functions (f64 N = 1, 2, 3, f32 N = 1, 2: identical).
+//!
+//! *[`round_sum`]* is the rounding of an exact sum that the reductions of exp, ln and the
+//! trigonometric functions use; at N = 2 it is the certified renormalisation (not bit for bit
+//! the exact accumulation; the same proven bound ρ: see its doc and
+//! [`crate::functions::exp_log`], "Rounding a sum once").
+
+use crate::eft::{fast_two_sum, two_prod, two_sqr, two_sum};
+use crate::expansion::Expansion;
+use crate::float::ulp;
+use crate::float::FloatTerm;
+
+type E<T, const N: usize> = Expansion<T, N>;
+
+/// (h, l) is a normalised double-word with h finite and non-zero: its Fast2Sum is the identity.
+#[inline(always)]
+fn normalised<T: FloatTerm>(h: T, l: T) -> bool {
+    h != T::ZERO && h.is_finite() && h + l == h
+}
+
+/// The two computed terms as the accurate tier's `settle` returns them on its main path
+/// (finite, non-zero leading term, leading-term result `naive` finite), else `None`.
+#[inline(always)]
+fn settled<T: FloatTerm, const N: usize>(h: T, l: T, naive: T) -> Option<E<T, N>> {
+    if naive.is_finite() && h.is_finite() && l.is_finite() && h != T::ZERO {
+        let mut t = [T::ZERO; N];
+        t[0] = h;
+        t[1] = l;
+        Some(E::from_normalized(t))
+    } else {
+        None
+    }
+}
+
+/// `x.mul(y)`, bit for bit.
+#[inline(always)]
+pub(crate) fn mul<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    if N == 2 {
+        let (xh, xl) = (x.terms()[0], x.terms()[1]);
+        let (yh, yl) = (y.terms()[0], y.terms()[1]);
+        if normalised(xh, xl) && normalised(yh, yl) {
+            // DWTimesDW3 (crate::dw::mul_dw) after its identity renormalisations.
+            let (ch, cl1) = two_prod(xh, yh);
+            let tl0 = xl * yl;
+            let tl1 = xh.mul_add(yl, tl0);
+            let cl2 = xl.mul_add(yh, tl1);
+            let cl3 = cl1 + cl2;
+            let (h, l) = fast_two_sum(ch, cl3);
+            if let Some(r) = settled(h, l, xh * yh) {
+                return r;
+            }
+        }
+    }
+    x.mul(y)
+}
+
+/// `x.sqr()`, bit for bit.
+#[inline(always)]
+pub(crate) fn sqr<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    mul(x, x)
+}
+
+/// AccurateDWPlusDW (crate::dw::add_dw) after its identity renormalisations, with the
+/// accurate tier's `settle`.
+#[inline(always)]
+fn add_pairs<T: FloatTerm, const N: usize>(xh: T, xl: T, yh: T, yl: T) -> Option<E<T, N>> {
+    let (sh, sl) = two_sum(xh, yh);
+    let (th, tl) = two_sum(xl, yl);
+    let c = sl + th;
+    let (vh, vl) = fast_two_sum(sh, c);
+    let w = tl + vl;
+    let (h, l) = fast_two_sum(vh, w);
+    settled(h, l, xh + yh)
+}
+
+/// `x.add(y)`, bit for bit.
+#[inline(always)]
+pub(crate) fn add<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    if N == 2 {
+        let (xh, xl) = (x.terms()[0], x.terms()[1]);
+        let (yh, yl) = (y.terms()[0], y.terms()[1]);
+        if normalised(xh, xl) && normalised(yh, yl) {
+            if let Some(r) = add_pairs(xh, xl, yh, yl) {
+                return r;
+            }
+        }
+    }
+    x.add(y)
+}
+
+/// `x.sub(y)` (= `x.add(&y.neg())`), bit for bit.
+#[inline(always)]
+pub(crate) fn sub<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    add(x, &y.neg())
+}
+
+/// `x.add_term(t)`, bit for bit, for a term t that usually dominates x (Horner steps
+/// q·r′ + c_k, 1 − q, 3 − 4s²): when |x₀| ≤ |t| the leading 2Sum(x₀, t) of AccurateDWPlusDW
+/// is replaced by Fast2Sum(t, x₀), whose precondition then holds; both are exact and return
+/// RN(x₀ + t) and the exact error (+0 when it is zero, for both), so the bits are the same.
+/// The low 2Sum(x₁, +0) is (x₁ + 0, +0) exactly (also for x₁ = −0).
+#[inline(always)]
+pub(crate) fn add_dominant_term<T: FloatTerm, const N: usize>(x: &E<T, N>, t: T) -> E<T, N> {
+    if N == 2 {
+        let (xh, xl) = (x.terms()[0], x.terms()[1]);
+        if normalised(xh, xl) && normalised(t, T::ZERO) && xh.abs() <= t.abs() {
+            let (sh, sl) = fast_two_sum(t, xh);
+            let th = xl + T::ZERO;
+            let c = sl + th;
+            let (vh, vl) = fast_two_sum(sh, c);
+            let w = T::ZERO + vl;
+            let (h, l) = fast_two_sum(vh, w);
+            if let Some(r) = settled(h, l, xh + t) {
+                return r;
+            }
+        }
+    }
+    x.add_term(t)
+}
+
+/// `one.sub(q)` for the expansion one = 1, bit for bit: `add` of (1, 0) and (−q₀, −q₁). When
+/// |q₀| ≤ 1 the leading 2Sum(1, −q₀) is replaced by Fast2Sum(1, −q₀) (exact, same bits as
+/// in [`add_dominant_term`]); the low 2Sum(+0, −q₁) is (+0 + (−q₁), +0) exactly.
+#[inline(always)]
+pub(crate) fn one_minus<T: FloatTerm, const N: usize>(q: &E<T, N>) -> E<T, N> {
+    let one = E::<T, N>::one();
+    if N == 2 {
+        let (yh, yl) = (-q.terms()[0], -q.terms()[1]);
+        if normalised(yh, yl) && yh.abs() <= T::ONE {
+            let (sh, sl) = fast_two_sum(T::ONE, yh);
+            let th = T::ZERO + yl;
+            let c = sl + th;
+            let (vh, vl) = fast_two_sum(sh, c);
+            let w = T::ZERO + vl;
+            let (h, l) = fast_two_sum(vh, w);
+            if let Some(r) = settled(h, l, T::ONE + yh) {
+                return r;
+            }
+        }
+    }
+    one.sub(q)
+}
+
+/// `x.add_term(t)`, bit for bit.
+#[inline(always)]
+pub(crate) fn add_term<T: FloatTerm, const N: usize>(x: &E<T, N>, t: T) -> E<T, N> {
+    if N == 2 {
+        let (xh, xl) = (x.terms()[0], x.terms()[1]);
+        // (t, +0) is normalised when t is finite and non-zero.
+        if normalised(xh, xl) && normalised(t, T::ZERO) {
+            if let Some(r) = add_pairs(xh, xl, t, T::ZERO) {
+                return r;
+            }
+        }
+    }
+    x.add_term(t)
+}
+
+/// Most terms [`round_exact_sum`] takes without falling back to the accurate tier's.
+const SUM_CAP: usize = 40;
+
+/// `crate::accurate::round_exact_sum`, bit for bit: the same GrowExpansion with zero
+/// elimination (Shewchuk) on the terms from the last to the first, in a small fixed buffer,
+/// then the same VecSumErrBranch rounding, Fast2Sum (N = 2) and `settle`. The terms must be
+/// finite (as there).
+pub(crate) fn round_exact_sum<T: FloatTerm, const N: usize>(terms: &[T]) -> E<T, N> {
+    if terms.len() >= SUM_CAP {
+        return crate::accurate::round_exact_sum(terms);
+    }
+    let mut acc = [T::ZERO; SUM_CAP];
+    let mut len = 0usize;
+    for &b in terms.iter().rev() {
+        if b == T::ZERO {
+            continue;
+        }
+        let mut q = b;
+        let mut out = 0usize;
+        for i in 0..len {
+            let (s, h) = two_sum(q, acc[i]);
+            if h != T::ZERO {
+                acc[out] = h;
+                out += 1;
+            }
+            q = s;
+        }
+        if q != T::ZERO {
+            acc[out] = q;
+            out += 1;
+        }
+        len = out;
+    }
+    let naive = terms.iter().fold(T::ZERO, |a, &t| a + t);
+    let naive = if naive.is_finite() { naive } else { T::ONE };
+    if !acc[..len].iter().all(|t| t.is_finite()) {
+        return E::from_term(T::from_f64(f64::NAN));
+    }
+    // VecSumErrBranch from the largest term down (ExactSum::round_into).
+    let mut out = [T::ZERO; N];
+    if len > 0 {
+        let mut j = 0usize;
+        let mut eps = acc[len - 1];
+        let mut full = false;
+        for i in (0..len - 1).rev() {
+            let (r, err) = two_sum(eps, acc[i]);
+            if err != T::ZERO {
+                out[j] = r;
+                j += 1;
+                if j >= N {
+                    full = true;
+                    break;
+                }
+                eps = err;
+            } else {
+                eps = r;
+            }
+        }
+        if !full && eps != T::ZERO {
+            out[j] = eps;
+        }
+    }
+    if N == 2 {
+        let (h, l) = fast_two_sum(out[0], out[1]);
+        out[0] = h;
+        out[1] = l;
+    }
+    // settle(out, naive) with naive finite.
+    if !out.iter().all(|t| t.is_finite()) {
+        return E::from_term(T::from_f64(f64::NAN));
+    }
+    if out[0] == T::ZERO {
+        return E::from_term(if naive == T::ZERO { naive } else { T::ZERO });
+    }
+    E::from_normalized(out)
+}
+
+/// `certified_round::<T, 2>` of [`crate::accurate`] on a fixed-size list, operation for
+/// operation: up to three VecSum passes, each followed by VecSumErrBranch to two terms with
+/// the run-time certificate (tail below ¾ ulp of the last kept term, ulp-nonoverlapping
+/// output); `None` when it fails.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+#[inline(always)]
+fn certified_round2<T: FloatTerm, const L: usize>(v: &mut [T; L]) -> Option<[T; 2]> {
+    'pass: for _ in 0..3 {
+        crate::eft::vec_sum(v);
+        let mut out = [T::ZERO; 2];
+        let mut j = 0usize;
+        let mut eps = v[0];
+        let mut k = 1usize;
+        while k < L {
+            let (r, err) = two_sum(eps, v[k]);
+            k += 1;
+            if err != T::ZERO {
+                out[j] = r;
+                j += 1;
+                eps = err;
+                if j == 2 {
+                    break;
+                }
+            } else {
+                eps = r;
+            }
+        }
+        if j < 2 {
+            if eps != T::ZERO {
+                out[j] = eps;
+            }
+        } else {
+            let mut a = eps.abs();
+            for &d in &v[k..L] {
+                a = a + d.abs();
+            }
+            let four = T::ONE + T::ONE + T::ONE + T::ONE;
+            let three = T::ONE + T::ONE + T::ONE;
+            if !(a * four <= ulp(out[1]) * three) {
+                continue 'pass;
+            }
+        }
+        if !out[0].is_finite() {
+            continue 'pass;
+        }
+        let ok = out[1] == T::ZERO || (out[0] != T::ZERO && out[1].abs() <= ulp(out[0]));
+        if !ok {
+            continue 'pass;
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// The long division of the accurate tier at N = 2 (`fast_div::<T, 2>`), operation for
+/// operation on fixed-size lists.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn fast_div2<T: FloatTerm>(x: [T; 2], y: [T; 2]) -> Option<[T; 2]> {
+    let y0 = y[0];
+    let mut r = x;
+    let mut digits = [T::ZERO; 3];
+    let mut nd = 0usize;
+    for k in 0..=2 {
+        if r[0] == T::ZERO {
+            break;
+        }
+        let d = r[0] / y0;
+        if !d.is_finite() {
+            return None;
+        }
+        digits[k] = d;
+        nd = k + 1;
+        if k == 2 {
+            break;
+        }
+        let (p0, e0) = two_prod(-d, y0);
+        let (c, ce) = two_sum(r[0], p0);
+        let (p1, e1) = two_prod(-d, y[1]);
+        let mut v = [c, ce, r[1], p1, e0, e1];
+        r = certified_round2(&mut v)?;
+    }
+    match nd {
+        1 => certified_round2(&mut [digits[0]]),
+        2 => certified_round2(&mut [digits[0], digits[1]]),
+        _ => certified_round2(&mut digits),
+    }
+}
+
+/// `x.div(y)`, bit for bit (N = 2: the accurate tier's long division on fixed-size lists;
+/// any case off its main path is left to `Expansion::div`).
+#[inline(always)]
+pub(crate) fn div<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    if N == 2 {
+        let (xt, yt) = (x.terms(), y.terms());
+        let finite =
+            xt[0].is_finite() && xt[1].is_finite() && yt[0].is_finite() && yt[1].is_finite();
+        if finite && xt[0] != T::ZERO {
+            let naive = xt[0] / yt[0];
+            if naive.is_finite() {
+                if let Some(out) = fast_div2([xt[0], xt[1]], [yt[0], yt[1]]) {
+                    let (h, l) = fast_two_sum(out[0], out[1]);
+                    if let Some(r) = settled(h, l, naive) {
+                        return r;
+                    }
+                }
+            }
+        }
+    }
+    x.div(y)
+}
+
+/// The square root of the accurate tier at N = 2 (`fast_sqrt::<T, 2>`), operation for
+/// operation on fixed-size lists; t = RN(√x₀).
+#[inline(always)]
+fn fast_sqrt2<T: FloatTerm>(x: [T; 2], t: T) -> Option<[T; 2]> {
+    let two_t = t + t;
+    let mut digits = [t, T::ZERO, T::ZERO];
+    let mut count = 1usize;
+    let (p, e) = two_sqr(t);
+    let (c, ce) = two_sum(x[0], -p);
+    let mut r = certified_round2(&mut [c, ce, -e, x[1]])?;
+    for step in 0..2 {
+        if r[0] == T::ZERO {
+            break;
+        }
+        let d = r[0] / two_t;
+        if !d.is_finite() {
+            return None;
+        }
+        digits[count] = d;
+        count += 1;
+        if step + 1 == 2 {
+            break;
+        }
+        // count = 2 here: the generic level loop stores [c, ce, e0, r₁, 0, −p, −e].
+        let two_d = d + d;
+        let (p0, e0) = two_prod(-t, two_d);
+        let (c, ce) = two_sum(r[0], p0);
+        let (p, e) = two_sqr(d);
+        r = certified_round2(&mut [c, ce, e0, r[1], T::ZERO, -p, -e])?;
+    }
+    match count {
+        1 => certified_round2(&mut [digits[0]]),
+        2 => certified_round2(&mut [digits[0], digits[1]]),
+        _ => certified_round2(&mut digits),
+    }
+}
+
+/// `x.sqrt()`, bit for bit (N = 2: the accurate tier's square root on fixed-size lists; any
+/// case off its main path is left to `Expansion::sqrt`).
+#[inline(always)]
+pub(crate) fn sqrt<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    if N == 2 {
+        let xt = x.terms();
+        let x0 = xt[0];
+        if x0.is_finite() && xt[1].is_finite() && x0 > T::ZERO {
+            let t = x0.sqrt();
+            if let Some(out) = fast_sqrt2([x0, xt[1]], t) {
+                let (h, l) = fast_two_sum(out[0], out[1]);
+                if let Some(r) = settled(h, l, t) {
+                    return r;
+                }
+            }
+        }
+    }
+    x.sqrt()
+}
+
+/// [`certified_round2`] on a list of run-time length.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+#[inline(always)]
+fn certified_round2_slice<T: FloatTerm>(v: &mut [T]) -> Option<[T; 2]> {
+    let len = v.len();
+    'pass: for _ in 0..3 {
+        crate::eft::vec_sum(v);
+        let mut out = [T::ZERO; 2];
+        let mut j = 0usize;
+        let mut eps = v[0];
+        let mut k = 1usize;
+        while k < len {
+            let (r, err) = two_sum(eps, v[k]);
+            k += 1;
+            if err != T::ZERO {
+                out[j] = r;
+                j += 1;
+                eps = err;
+                if j == 2 {
+                    break;
+                }
+            } else {
+                eps = r;
+            }
+        }
+        if j < 2 {
+            if eps != T::ZERO {
+                out[j] = eps;
+            }
+        } else {
+            let mut a = eps.abs();
+            for &d in &v[k..len] {
+                a = a + d.abs();
+            }
+            let four = T::ONE + T::ONE + T::ONE + T::ONE;
+            let three = T::ONE + T::ONE + T::ONE;
+            if !(a * four <= ulp(out[1]) * three) {
+                continue 'pass;
+            }
+        }
+        if !out[0].is_finite() {
+            continue 'pass;
+        }
+        let ok = out[1] == T::ZERO || (out[0] != T::ZERO && out[1].abs() <= ulp(out[0]));
+        if !ok {
+            continue 'pass;
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Longest list [`round_sum`] rounds by the certified path at N = 2 (functions.cu mirrors it;
+/// the lists at N = 2 have at most 11 terms).
+const ROUND_SUM_CAP: usize = 16;
+
+/// [`round_sum`] of a list of fixed length L (the same operations, bit for bit, without
+/// copying a run-time-length slice).
+#[inline(always)]
+pub(crate) fn round_sum_list<T: FloatTerm, const N: usize, const L: usize>(
+    terms: [T; L],
+) -> E<T, N> {
+    if N == 2 && L <= ROUND_SUM_CAP {
+        let naive = terms.iter().fold(T::ZERO, |a, &t| a + t);
+        if naive.is_finite() {
+            let mut v = terms;
+            if let Some(out) = certified_round2(&mut v) {
+                let (h, l) = fast_two_sum(out[0], out[1]);
+                if h == T::ZERO {
+                    return E::from_term(if naive == T::ZERO { naive } else { T::ZERO });
+                }
+                let mut t = [T::ZERO; N];
+                t[0] = h;
+                t[1] = l;
+                return E::from_normalized(t);
+            }
+        }
+    }
+    round_exact_sum(&terms)
+}
+
+/// The sum of finite machine numbers rounded to N terms within ρ_N
+/// ([`crate::bounds::round_rel_bound`]) of the exact sum S. N = 2: the certified
+/// renormalisation of the accurate tier (VecSum passes and VecSumErrBranch with the run-time
+/// certificate: output ulp-nonoverlapping, dropped tail below ¾ ulp of the last kept term —
+/// the facts the bound rests on, [`crate::bounds`], "Rounding an exact sum"), then Fast2Sum
+/// (exact) to a normalised double-word; when the certificate fails, and for N ≠ 2, the exact
+/// accumulation [`round_exact_sum`] (the same facts by proof).
+pub(crate) fn round_sum<T: FloatTerm, const N: usize>(terms: &[T]) -> E<T, N> {
+    if N == 2 && terms.len() <= ROUND_SUM_CAP {
+        let mut v = [T::ZERO; ROUND_SUM_CAP];
+        v[..terms.len()].copy_from_slice(terms);
+        let naive = terms.iter().fold(T::ZERO, |a, &t| a + t);
+        if naive.is_finite() {
+            if let Some(out) = certified_round2_slice(&mut v[..terms.len()]) {
+                let (h, l) = fast_two_sum(out[0], out[1]);
+                let mut t = [T::ZERO; N];
+                t[0] = h;
+                t[1] = l;
+                if h == T::ZERO {
+                    // S = 0 exactly (everything consumed): as the exact path's `settle`.
+                    return E::from_term(if naive == T::ZERO { naive } else { T::ZERO });
+                }
+                return E::from_normalized(t);
+            }
+        }
+    }
+    round_exact_sum(terms)
+}
