@@ -61,6 +61,10 @@ pub struct Args {
     /// all cores; results compared bit for bit.
     #[arg(long)]
     pub gemv: bool,
+    /// `functions --check` only: the term counts N to check, comma-separated (e.g. `1,2`;
+    /// default every N = 1..8), for both term types.
+    #[arg(long)]
+    pub terms: Option<String>,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
     /// b = 0.3, 1024 initial points, 10^6 iterations, N = 1); `--scale` shrinks the a-grid.
     #[arg(long, hide = true)]

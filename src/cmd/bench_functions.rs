@@ -6,8 +6,8 @@
 //! domain (the same values for the expansion and for MPFR, which gets each argument's exact
 //! value), through the run-time entry points `eval_unary_f64`/`eval_unary_f32` that the methods
 //! on `Expansion` forward to. Each measurement runs about `0.02 s × --scale`, the two sides in
-//! alternation, three times each, and keeps the best (the machine may be shared); time is this
-//! process's on-CPU time when the kernel reports it, else wall-clock time.
+//! alternation, three times each, and keeps the best (the machine may be shared); time is the
+//! calling thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`), else wall-clock time.
 //!
 //! Batched columns: the same 64 arguments tiled to a slice of 4096, evaluated at once by
 //! `functions::eval_unary_batch_f64`/`_f32` (SIMD lanes where the function is vectorised, see
@@ -20,8 +20,8 @@
 //! in evaluations per second, and that rate over the one-thread CPU rate.
 //!
 //! `--check` instead runs the device identity check: on a usable GPU, every function (and pow,
-//! atan2, hypot, powi, and the accurate tier's operations) for N = 1..8 and both term types on
-//! ≥ 10⁴ random and edge arguments each (`expanse_gpu::fn_check`), GPU against CPU bit for bit
+//! atan2, hypot, powi, and the accurate tier's operations) for N = 1..8 (or the `--terms`
+//! given) and both term types on ≥ 10⁴ random and edge arguments each (`expanse_gpu::fn_check`), GPU against CPU bit for bit
 //! (NaN payloads and the sign of a zero lower term aside: `same_expansion`); prints a table of
 //! mismatches and exits 1 on any (2 when no GPU is usable).
 //!
@@ -30,7 +30,6 @@
 //! log 8881, sin 2708, atan 10553; MPFR-106 exp 1329; MPFR-212 exp 1891; MPFR-424 exp 3368.
 
 use super::bench::Args;
-use super::bench_cpu::cpu_seconds;
 use super::{CliError, CmdResult, Outcome};
 use expanse_core::functions::{eval_binary, eval_unary, eval_unary_f32, eval_unary_f64};
 use expanse_core::functions::{eval_unary_batch_f32, eval_unary_batch_f64};
@@ -127,13 +126,29 @@ fn mpfr_apply(f: Unary, x: &Float, out: &mut Float) {
     }
 }
 
-/// Seconds of on-CPU time (or wall time) of one run of `work`.
+/// The calling thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`: the kernel brings the
+/// running thread's time up to date when it is read, so it resolves nanoseconds; the
+/// per-process sum of `/proc/self/task/*/schedstat` that `bench cpu` reads can lag by a
+/// scheduler tick, which quantised these single-thread timings to multiples of ~4 ms per
+/// repetition, i.e. of ~61 ns per call at `--scale 2`).
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// Seconds of the calling thread's on-CPU time (or wall time, where the clock is missing) of
+/// one run of `work` (which runs on this thread).
 fn seconds(work: &mut impl FnMut()) -> f64 {
-    let c0 = cpu_seconds();
+    let c0 = thread_cpu_seconds();
     let t0 = Instant::now();
     work();
     let wall = t0.elapsed().as_secs_f64();
-    match (c0, cpu_seconds()) {
+    match (c0, thread_cpu_seconds()) {
         (Some(a), Some(b)) if b > a => b - a,
         _ => wall,
     }
@@ -530,7 +545,23 @@ fn check_one<T: GpuTerm, const N: usize>(
 }
 
 /// `expanse bench functions --check`.
+/// The term counts of `--terms` (comma-separated, each 1..=8; default all).
+fn check_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
+    let Some(spec) = spec else {
+        return Ok((1..=8).collect());
+    };
+    spec.split(',')
+        .map(|t| match t.trim().parse::<usize>() {
+            Ok(n) if (1..=8).contains(&n) => Ok(n),
+            _ => Err(CliError::usage(format!(
+                "--terms: expected term counts 1..8 separated by commas (e.g. 1,2), got {t:?} in {spec:?}"
+            ))),
+        })
+        .collect()
+}
+
 fn check(args: &Args) -> CmdResult {
+    let terms = check_terms(args.terms.as_deref())?;
     let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
     let ctx = GpuContext::probe_devices(&sel).map_err(|u| {
         CliError::usage(format!(
@@ -545,17 +576,19 @@ fn check(args: &Args) -> CmdResult {
     macro_rules! each {
         ($($t:ty, $n:literal;)*) => {
             $(
-                let r = check_one::<$t, $n>(&ctx, random)?;
-                let bad: usize = r.iter().map(|x| x.mismatches).sum();
-                eprintln!(
-                    "  {} N={}: {} results compared, {} mismatches ({:.0} s)",
-                    <$t as FloatTerm>::NAME,
-                    $n,
-                    r.iter().map(|x| x.compared).sum::<usize>(),
-                    bad,
-                    t0.elapsed().as_secs_f64()
-                );
-                rows.extend(r);
+                if terms.contains(&$n) {
+                    let r = check_one::<$t, $n>(&ctx, random)?;
+                    let bad: usize = r.iter().map(|x| x.mismatches).sum();
+                    eprintln!(
+                        "  {} N={}: {} results compared, {} mismatches ({:.0} s)",
+                        <$t as FloatTerm>::NAME,
+                        $n,
+                        r.iter().map(|x| x.compared).sum::<usize>(),
+                        bad,
+                        t0.elapsed().as_secs_f64()
+                    );
+                    rows.extend(r);
+                }
             )*
         };
     }
@@ -597,9 +630,11 @@ fn check(args: &Args) -> CmdResult {
                 );
             }
         }
+        let ns: Vec<String> = terms.iter().map(|n| n.to_string()).collect();
         println!(
-            "| all ({} checks) | f64, f32 | 1..8 | {total} | {bad} | |",
-            rows.len()
+            "| all ({} checks) | f64, f32 | {} | {total} | {bad} | |",
+            rows.len(),
+            ns.join(", ")
         );
     }
     if bad > 0 {

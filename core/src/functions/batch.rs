@@ -27,9 +27,9 @@
 //!   (`trig::quadrant`, with its cos r = √(1 − s²) where the quadrant needs it), ln's
 //!   ℓ + k·ln 2 (`exp_log::sub_k_ln2`).
 //!
-//! Compile time: the operations at M ≥ 3 terms, the exp_m1 core and the ln_1p core are
-//! compiled once per (lane type, terms), out of line (`FnLane`); the rest is inlined into
-//! one function per (lane type, N).
+//! Compile time: the operations at M ≥ 3 terms, the exp_m1 core, the ln_1p core and exp of
+//! a lane group are compiled once per (lane type, terms), out of line (`FnLane`); the rest
+//! is inlined into one function per (lane type, N).
 //!
 //! Vectorised (f64 terms, on AVX2 lanes or AVX-512 lanes when the CPU has them): **exp**
 //! (every N = 1..8; N = 1 is computed at N = 2 and rounded, as the scalar function does),
@@ -222,6 +222,8 @@ pub(crate) trait FnLane: MaskedLane {
     ) -> [Self; N];
     /// [`ln1p_core_lanes`].
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N];
+    /// [`exp_block`].
+    fn exp_block<const N: usize>(xs: &[E<Self::Scalar, N>], out: &mut [E<Self::Scalar, N>]);
 }
 
 impl FnLane for crate::batch::F64Lanes {
@@ -243,9 +245,13 @@ impl FnLane for crate::batch::F64Lanes {
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
         ln1p_core_lanes::<Self, N>(w, live)
     }
+    #[inline(never)]
+    fn exp_block<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        exp_block::<Self, N>(xs, out)
+    }
 }
 
-// SAFETY (the three methods): F64x8 values exist only inside the AVX-512 instances of this
+// SAFETY (every method): F64x8 values exist only inside the AVX-512 instances of this
 // module (`avx512::unary_slices`), which run after AVX-512F was detected.
 #[cfg(target_arch = "x86_64")]
 impl FnLane for crate::avx512::F64x8 {
@@ -266,6 +272,10 @@ impl FnLane for crate::avx512::F64x8 {
     #[inline(always)]
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
         unsafe { avx512::ln1p_core::<N>(w, live) }
+    }
+    #[inline(always)]
+    fn exp_block<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::exp_block::<N>(xs, out) }
     }
 }
 
@@ -527,12 +537,12 @@ fn exp_slices<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L:
                 *a = E::from_term(x.hi());
             }
             let mut y2 = [E::<L::Scalar, 2>::zero(); MAX_WIDTH];
-            exp_block::<L, 2>(&x2[..xc.len()], &mut y2[..xc.len()]);
+            L::exp_block::<2>(&x2[..xc.len()], &mut y2[..xc.len()]);
             for ((o, x), y) in oc.iter_mut().zip(xc).zip(&y2) {
                 *o = exp_log::via_two(x, |_| *y);
             }
         } else {
-            exp_block::<L, N>(xc, oc);
+            L::exp_block::<N>(xc, oc);
         }
     }
 }
@@ -569,6 +579,7 @@ fn expm1_small_block<L: FnLane, const N: usize>(
 /// exp_m1 of every expansion of `xs` (N ≥ 2), bit for bit `exp_log::expm1`: the special
 /// values in scalar, the arguments with |x₀| < 1/2 through the general core on lanes, the
 /// others through exp on lanes then − 1; each class gathered into full lane groups.
+#[inline(always)]
 fn expm1_vec<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::Scalar, N>]) {
     let w = L::WIDTH;
     let mut small = Vec::new();
@@ -598,7 +609,7 @@ fn expm1_vec<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
         for (b, &i) in xb.iter_mut().zip(idx) {
             *b = xs[i];
         }
-        exp_block::<L, N>(&xb[..idx.len()], &mut yb[..idx.len()]);
+        L::exp_block::<N>(&xb[..idx.len()], &mut yb[..idx.len()]);
         for (y, &i) in yb.iter().zip(idx) {
             out[i] = y.add_term(minus_one);
         }
@@ -609,6 +620,7 @@ fn expm1_vec<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
 /// functions: `hyperbolic::hyp_plan` per argument, the exponentials (exp_m1 or exp) of all
 /// arguments that need one on lanes, `hyperbolic::hyp_finish` per argument (scalar: it
 /// divides).
+#[inline(always)]
 fn hyp_vec<L: FnLane, const N: usize>(
     f: Unary,
     xs: &[E<L::Scalar, N>],
@@ -1138,6 +1150,17 @@ mod avx512 {
         live: &[bool; MAX_WIDTH],
     ) -> [F64x8; N] {
         super::ln1p_core_lanes::<F64x8, N>(w, live)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn exp_block<const N: usize>(
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        super::exp_block::<F64x8, N>(xs, out)
     }
 
     /// # Safety

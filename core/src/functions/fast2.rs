@@ -1,10 +1,11 @@
 //! N = 2 shortcuts for the hot loops of the elementary functions, and the one-time rounding
 //! of a sum of machine numbers ([`round_sum`]).
 //!
-//! *Bit-identical shortcuts*: [`mul`], [`sqr`], [`add`], [`sub`], [`add_term`], [`div`] and
-//! [`sqrt`] return exactly what `Expansion::mul`, `sqr`, `add`, `sub`, `add_term`, `div`,
-//! `sqrt` of [`crate::accurate`] return, for every N and every input (bit for bit, signs of
-//! zeros included); for N ≠ 2 they are those operations. At N = 2:
+//! *Bit-identical shortcuts*: [`mul`], [`sqr`], [`add`], [`sub`], [`add_term`] (and
+//! [`add_dominant_term`]), [`one_minus`], [`div`] and [`sqrt`] return exactly what
+//! `Expansion::mul`, `sqr`, `add`, `sub`, `add_term`, `one().sub(q)`, `div`, `sqrt` of
+//! [`crate::accurate`] return, for every N and every input (bit for bit, signs of zeros
+//! included); for N ≠ 2 they are those operations. At N = 2:
 //! - the double-word algorithms ([`crate::dw`]) first renormalise each operand by Fast2Sum,
 //!   three dependent additions on the critical path of a chain of operations. For a
 //!   *normalised* operand (h, l) — h finite and non-zero with RN(h + l) = h — that Fast2Sum
@@ -13,6 +14,8 @@
 //!   comes from a final Fast2Sum and is normalised, so along a chain the check (made on the
 //!   inputs as they are: a predicted branch beside the dependency chain) succeeds and the
 //!   Fast2Sums are skipped; when it fails, the accurate tier's own operation is called;
+//! - where the added term dominates (|x₀| ≤ |t|, checked), the leading 2Sum of the addition
+//!   is a Fast2Sum, exact with the same bits ([`add_dominant_term`]);
 //! - division and square root run the accurate tier's N = 2 long division and square root
 //!   (`fast_div`, `fast_sqrt`, `certified_round` of `accurate.rs`) operation for operation on
 //!   fixed-size lists instead of slices of run-time length;
