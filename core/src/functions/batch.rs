@@ -1100,6 +1100,16 @@ impl FunctionBatchTerm for f32 {
 
 /// `out[i] = f(xs[i])` for every i, bit for bit [`super::eval_unary`], on SIMD lanes where
 /// the function is vectorised (module doc). Panics when the slices differ in length.
+///
+/// ```
+/// use expanse_core::functions::{eval_unary_batch, Unary};
+/// use expanse_core::QuadDouble;
+/// let xs: Vec<QuadDouble> = (0..100).map(|i| QuadDouble::from_f64(i as f64 / 10.0)).collect();
+/// let mut ys = vec![QuadDouble::zero(); xs.len()];
+/// eval_unary_batch(Unary::Exp, &xs, &mut ys);
+/// // The same bits as one call per element.
+/// assert!(xs.iter().zip(&ys).all(|(x, y)| x.exp().terms() == y.terms()));
+/// ```
 pub fn eval_unary_batch<T: FunctionBatchTerm, const N: usize>(
     f: Unary,
     xs: &[Expansion<T, N>],
