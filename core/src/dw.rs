@@ -10,13 +10,13 @@
 //!
 //! Inputs must be finite; the caller handles ∞ and NaN.
 
+use crate::batch::Lane;
 use crate::eft::{fast_two_sum, two_prod, two_sum};
-use crate::float::FloatTerm;
 
 /// AccurateDWPlusDW (JMP Alg. 6; the "IEEE" addition of QD): relative error
 /// ≤ 3u²/(1 − 4u) ≤ 3u² + 13u³ (JMP Thm. 3.3; Coq-checked by Muller and Rideau, ACM TOMS 2022).
 #[inline(always)]
-pub fn add_dw<T: FloatTerm>(x: (T, T), y: (T, T)) -> (T, T) {
+pub fn add_dw<T: Lane>(x: (T, T), y: (T, T)) -> (T, T) {
     let (xh, xl) = fast_two_sum(x.0, x.1);
     let (yh, yl) = fast_two_sum(y.0, y.1);
     let (sh, sl) = two_sum(xh, yh);
@@ -37,7 +37,7 @@ pub fn add_dw<T: FloatTerm>(x: (T, T), y: (T, T)) -> (T, T) {
 /// Relative error ≤ 6u² + 24u³ by the elementary argument in [`crate::bounds::mul_rel_bound`]
 /// (JMP and Muller–Rideau prove a tighter ≈ 4u²; we state the bound we derive ourselves).
 #[inline(always)]
-pub fn mul_dw<T: FloatTerm>(x: (T, T), y: (T, T)) -> (T, T) {
+pub fn mul_dw<T: Lane>(x: (T, T), y: (T, T)) -> (T, T) {
     let (xh, xl) = fast_two_sum(x.0, x.1);
     let (yh, yl) = fast_two_sum(y.0, y.1);
     let (ch, cl1) = two_prod(xh, yh);
@@ -52,7 +52,7 @@ pub fn mul_dw<T: FloatTerm>(x: (T, T), y: (T, T)) -> (T, T) {
 /// `(ch, cl1) = 2ProdFMA(xh, y); cl3 = RN(xl·y + cl1); (zh, zl) = Fast2Sum(ch, cl3)`.
 /// Relative error ≤ 2u² + 4u³ (see [`crate::bounds::mul_term_rel_bound`]).
 #[inline(always)]
-pub fn mul_fp<T: FloatTerm>(x: (T, T), y: T) -> (T, T) {
+pub fn mul_fp<T: Lane>(x: (T, T), y: T) -> (T, T) {
     let (xh, xl) = fast_two_sum(x.0, x.1);
     let (ch, cl1) = two_prod(xh, y);
     let cl3 = xl.mul_add(y, cl1);

@@ -16,9 +16,9 @@
 //!   l), with the accurate tier's operations at exactly the term counts M and in exactly the
 //!   order of the scalar code: M ≥ 3 by [`crate::accurate_batch`]'s lane operations (each lane
 //!   the scalar operation, failing lanes recomputed in scalar), M = 2 by the double-word
-//!   algorithms of [`crate::dw`] on lanes (transcribed below with the scalar `settle`
-//!   conditions as a mask; a lane outside them — non-finite, or a zero result — is recomputed
-//!   by the scalar operation), M = 1 by the lane-wise IEEE operation (what the scalar N = 1
+//!   algorithms of [`crate::dw`] on lanes (the same functions, generic over lanes, with the
+//!   scalar `settle` conditions as a mask; a lane outside them — non-finite, or a zero result
+//!   — is recomputed by the scalar operation), M = 1 by the lane-wise IEEE operation (what the scalar N = 1
 //!   operations are). Steps whose count depends on the argument (exp's doublings s, sin's
 //!   Horner steps J and triplings k) run the largest count of the lane group and each lane
 //!   keeps, by a mask select, the result after its own count, so its sequence of operations
@@ -57,7 +57,7 @@ use super::seeds::{ln_1p_seed, pow2};
 use super::{exp_log, trig, Unary};
 use crate::accurate_batch::{op_lanes, AccOp};
 use crate::batch::{LaneMask, MaskedLane, SimdLevel, SimdUnavailable};
-use crate::eft::{fast_two_sum, two_prod, two_sum};
+use crate::eft::fast_two_sum;
 use crate::expansion::{Expansion, MAX_TERMS};
 use crate::float::FloatTerm;
 use crate::runtime::{expansions, expansions_mut, with_terms};
@@ -90,32 +90,6 @@ fn scalar_op<T: FloatTerm, const M: usize>(op: Op, x: &E<T, M>, y: &E<T, M>) -> 
     }
 }
 
-/// AccurateDWPlusDW on lanes: [`crate::dw::add_dw`] operation for operation.
-#[inline(always)]
-fn add_dw_lanes<L: MaskedLane>(x: (L, L), y: (L, L)) -> (L, L) {
-    let (xh, xl) = fast_two_sum(x.0, x.1);
-    let (yh, yl) = fast_two_sum(y.0, y.1);
-    let (sh, sl) = two_sum(xh, yh);
-    let (th, tl) = two_sum(xl, yl);
-    let c = sl + th;
-    let (vh, vl) = fast_two_sum(sh, c);
-    let w = tl + vl;
-    fast_two_sum(vh, w)
-}
-
-/// DWTimesDW3 on lanes: [`crate::dw::mul_dw`] operation for operation.
-#[inline(always)]
-fn mul_dw_lanes<L: MaskedLane>(x: (L, L), y: (L, L)) -> (L, L) {
-    let (xh, xl) = fast_two_sum(x.0, x.1);
-    let (yh, yl) = fast_two_sum(y.0, y.1);
-    let (ch, cl1) = two_prod(xh, yh);
-    let tl0 = xl * yl;
-    let tl1 = xh.mul_add(yl, tl0);
-    let cl2 = xl.mul_add(yh, tl1);
-    let cl3 = cl1 + cl2;
-    fast_two_sum(ch, cl3)
-}
-
 /// The N = 2 operation on lanes (M must be 2; written over M so that it type-checks in the
 /// other instances, where it is never reached). A lane whose operands or result are not
 /// finite, or whose result is zero (where the scalar `settle` would change the terms), is
@@ -129,8 +103,8 @@ fn op_dw<L: MaskedLane, const M: usize>(op: Op, x: &[L; M], y: &[L; M]) -> [L; M
         _ => (y[0], y[M - 1]),
     };
     let (naive, (h, l)) = match op {
-        Op::Mul => (x0 * y0, mul_dw_lanes((x0, x1), (y0, y1))),
-        _ => (x0 + y0, add_dw_lanes((x0, x1), (y0, y1))),
+        Op::Mul => (x0 * y0, crate::dw::mul_dw((x0, x1), (y0, y1))),
+        _ => (x0 + y0, crate::dw::add_dw((x0, x1), (y0, y1))),
     };
     let ok = x0
         .finite_mask()
