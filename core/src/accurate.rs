@@ -635,7 +635,7 @@ pub fn fast_path_only<T: FloatTerm, const N: usize>(
 /// (both sides exact products by powers of two and 3) then gives
 /// |D| ≤ 0.75·ulp/(1 − u)^{79} < ulp(y_{N−1}).
 #[inline(always)]
-fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> {
+pub(crate) fn certified_round<T: FloatTerm, const N: usize>(v: &mut [T]) -> Option<[T; N]> {
     // Up to three VecSum passes (each exact, so the sum of v is unchanged): when the first
     // pass leaves overlapping terms the certificate fails and another pass usually cures it.
     for _ in 0..3 {

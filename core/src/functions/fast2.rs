@@ -262,7 +262,8 @@ pub(crate) fn round_exact_sum<T: FloatTerm, const N: usize>(terms: &[T]) -> E<T,
 }
 
 /// `certified_round::<T, 2>` of [`crate::accurate`] on a fixed-size list, operation for
-/// operation: up to three VecSum passes, each followed by VecSumErrBranch to two terms with
+/// operation (a copy on purpose: with the length a constant this inlined loop is measurably
+/// faster, exp at N = 2 about 5 % per call, than the slice version that [`round_sum`] calls): up to three VecSum passes, each followed by VecSumErrBranch to two terms with
 /// the run-time certificate (tail below ¾ ulp of the last kept term, ulp-nonoverlapping
 /// output); `None` when it fails.
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -430,58 +431,6 @@ pub(crate) fn sqrt<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
     x.sqrt()
 }
 
-/// [`certified_round2`] on a list of run-time length.
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
-#[inline(always)]
-fn certified_round2_slice<T: FloatTerm>(v: &mut [T]) -> Option<[T; 2]> {
-    let len = v.len();
-    'pass: for _ in 0..3 {
-        crate::eft::vec_sum(v);
-        let mut out = [T::ZERO; 2];
-        let mut j = 0usize;
-        let mut eps = v[0];
-        let mut k = 1usize;
-        while k < len {
-            let (r, err) = two_sum(eps, v[k]);
-            k += 1;
-            if err != T::ZERO {
-                out[j] = r;
-                j += 1;
-                eps = err;
-                if j == 2 {
-                    break;
-                }
-            } else {
-                eps = r;
-            }
-        }
-        if j < 2 {
-            if eps != T::ZERO {
-                out[j] = eps;
-            }
-        } else {
-            let mut a = eps.abs();
-            for &d in &v[k..len] {
-                a = a + d.abs();
-            }
-            let four = T::ONE + T::ONE + T::ONE + T::ONE;
-            let three = T::ONE + T::ONE + T::ONE;
-            if !(a * four <= ulp(out[1]) * three) {
-                continue 'pass;
-            }
-        }
-        if !out[0].is_finite() {
-            continue 'pass;
-        }
-        let ok = out[1] == T::ZERO || (out[0] != T::ZERO && out[1].abs() <= ulp(out[0]));
-        if !ok {
-            continue 'pass;
-        }
-        return Some(out);
-    }
-    None
-}
-
 /// Longest list [`round_sum`] rounds by the certified path at N = 2 (functions.cu mirrors it;
 /// the lists at N = 2 have at most 11 terms).
 const ROUND_SUM_CAP: usize = 16;
@@ -524,7 +473,7 @@ pub(crate) fn round_sum<T: FloatTerm, const N: usize>(terms: &[T]) -> E<T, N> {
         v[..terms.len()].copy_from_slice(terms);
         let naive = terms.iter().fold(T::ZERO, |a, &t| a + t);
         if naive.is_finite() {
-            if let Some(out) = certified_round2_slice(&mut v[..terms.len()]) {
+            if let Some(out) = crate::accurate::certified_round::<T, 2>(&mut v[..terms.len()]) {
                 let (h, l) = fast_two_sum(out[0], out[1]);
                 let mut t = [T::ZERO; N];
                 t[0] = h;
