@@ -18,34 +18,9 @@ use expanse_core::accurate_batch::{
     add_batch, add_term_batch, henon_iterate_accurate_batch_f64_at, mul_batch, mul_term_batch,
     sqr_batch, sub_batch, AccOp,
 };
-use expanse_core::batch::SimdLevel;
 use expanse_core::runtime::{accurate_op_f32, accurate_op_f64_at, terms_of};
 use expanse_core::{henon_iterate, Expansion, FloatTerm};
 use rug::Float;
-
-/// Bit patterns, with every NaN mapped to one value (NaN sign and payload are not specified
-/// by IEEE-754 and the compiler may commute operands of + and ·).
-fn bits<T: FloatTerm>(terms: &[T]) -> Vec<u64> {
-    terms
-        .iter()
-        .map(|t| {
-            if t.is_nan() {
-                u64::MAX
-            } else {
-                t.to_bits_u64()
-            }
-        })
-        .collect()
-}
-
-/// The SIMD levels this CPU has.
-fn levels() -> Vec<SimdLevel> {
-    let mut v = vec![SimdLevel::Baseline];
-    if SimdLevel::detect() == SimdLevel::Avx512 {
-        v.push(SimdLevel::Avx512);
-    }
-    v
-}
 
 /// Raw terms (not necessarily an expansion): random magnitudes near 2^e, some zero.
 fn raw<T: FloatTerm, const N: usize>(rng: &mut SplitMix, e: i32) -> [T; N] {

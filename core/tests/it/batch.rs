@@ -20,21 +20,6 @@ use expanse_core::runtime::{
 };
 use expanse_core::{henon_iterate, Expansion, Fast, FloatTerm};
 
-/// Bit patterns, with every NaN mapped to one value (NaN sign and payload are not specified
-/// by IEEE-754 and the compiler may commute operands of + and ·).
-fn bits<T: FloatTerm>(terms: &[T]) -> Vec<u64> {
-    terms
-        .iter()
-        .map(|t| {
-            if t.is_nan() {
-                u64::MAX
-            } else {
-                t.to_bits_u64()
-            }
-        })
-        .collect()
-}
-
 /// Starting points: random orbits, one that escapes (|x| grows without bound, overflows, then
 /// NaN), and two exact ones (zero error terms take the renormalisation's general path).
 fn starts<T: FloatTerm, const N: usize>(

@@ -15,34 +15,10 @@
 
 use crate::common::functions::{terms_of, truncate, Terms};
 use crate::common::*;
-use expanse_core::batch::SimdLevel;
 use expanse_core::functions::Unary;
 use expanse_core::functions::{eval_unary_batch, eval_unary_batch_f32, eval_unary_batch_f64_at};
 use expanse_core::{Expansion, FloatTerm, MAX_TERMS};
 use rug::Float;
-
-/// Bit patterns with every NaN mapped to one value.
-fn bits<T: FloatTerm>(terms: &[T]) -> Vec<u64> {
-    terms
-        .iter()
-        .map(|t| {
-            if t.is_nan() {
-                u64::MAX
-            } else {
-                t.to_bits_u64()
-            }
-        })
-        .collect()
-}
-
-/// The SIMD levels this CPU has.
-fn levels() -> Vec<SimdLevel> {
-    let mut v = vec![SimdLevel::Baseline];
-    if SimdLevel::detect() == SimdLevel::Avx512 {
-        v.push(SimdLevel::Avx512);
-    }
-    v
-}
 
 /// Edge-case arguments of `f` (as f64 values or exact MPFR values, rounded to n terms).
 fn edges<T: FloatTerm>(f: Unary, n: usize) -> Vec<Terms<T>> {

@@ -10,6 +10,33 @@ pub mod functions;
 /// Oracle precision (bits).
 pub const PREC: u32 = 2400;
 
+/// Bit patterns, with every NaN mapped to one value (NaN sign and payload are not specified
+/// by IEEE-754 and the compiler may commute operands of + and ·): the identity tests of the
+/// batched (SIMD lane) code against the scalar code compare these.
+pub fn bits<T: FloatTerm>(terms: &[T]) -> Vec<u64> {
+    terms
+        .iter()
+        .map(|t| {
+            if t.is_nan() {
+                u64::MAX
+            } else {
+                t.to_bits_u64()
+            }
+        })
+        .collect()
+}
+
+/// The SIMD levels this CPU has (the baseline, and AVX-512 where detected), for the tests
+/// that run the lane code at each.
+pub fn levels() -> Vec<expanse_core::batch::SimdLevel> {
+    use expanse_core::batch::SimdLevel;
+    let mut v = vec![SimdLevel::Baseline];
+    if SimdLevel::detect() == SimdLevel::Avx512 {
+        v.push(SimdLevel::Avx512);
+    }
+    v
+}
+
 /// SplitMix64 (Steele, Lea, Flood 2014): small, seeded, good enough for test inputs.
 pub struct SplitMix(pub u64);
 impl SplitMix {
