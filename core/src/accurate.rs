@@ -29,6 +29,7 @@
 //! the result; a NaN or ∞ in a lower term propagates as NaN; an intermediate overflow that IEEE
 //! would not see yields NaN, never a finite wrong value.
 
+use crate::batch::Lane;
 use crate::dw;
 use crate::eft::{two_prod, two_sqr, two_sum, vec_sum};
 use crate::expansion::Expansion;
@@ -541,18 +542,18 @@ fn fast_add_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
     certified_round::<T, N>(&mut v[..N + 1])
 }
 
-/// Fast path of [`Expansion::mul`] for N ≥ 3; `None` when the certificate fails.
+/// The exact term list of [`Expansion::mul`]'s fast path for N ≥ 3, into `v`; returns its
+/// length. Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
+/// magnitude: the products of order k, then the errors of order k − 1); the leading parts of
+/// order N − 1 exactly; the errors of order N − 1 and the products of order N accumulated
+/// into one machine number t by additions and FMAs (error bounded in
+/// `bounds::mul_rel_bound`); orders > N dropped. Written over lanes: the scalar path and
+/// [`crate::accurate_batch`] build the same list.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
-    // Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
-    // magnitude: the products of order k, then the errors of order k − 1); the leading
-    // parts of order N − 1 exactly; the errors of order N − 1 and the products of order N
-    // accumulated into one machine number t by additions and FMAs (error bounded in
-    // `bounds::mul_rel_bound`); orders > N dropped. Then the certified renormalisation.
-    let mut v = [T::ZERO; 65];
+pub(crate) fn mul_list<L: Lane, const N: usize>(x: &[L; N], y: &[L; N], v: &mut [L; 65]) -> usize {
     let mut len = 0usize;
-    let mut errs = [T::ZERO; 8];
+    let mut errs = [L::splat(<L::Scalar as FloatTerm>::ZERO); 8];
     for k in 0..N {
         // The errors of order k − 1 (k of them); a fixed-size copy, no memcpy call.
         let prev = errs;
@@ -576,17 +577,24 @@ fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
         t = x[i].mul_add(y[N - i], t);
     }
     v[len] = t;
-    len += 1;
+    len + 1
+}
+
+/// Fast path of [`Expansion::mul`] for N ≥ 3 ([`mul_list`], then the certified
+/// renormalisation); `None` when the certificate fails.
+#[inline(always)]
+fn fast_mul<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 65];
+    let len = mul_list(x, y, &mut v);
     certified_round::<T, N>(&mut v[..len])
 }
 
-/// Fast path of [`Expansion::mul_term`] for N ≥ 3; `None` when the certificate fails.
+/// The exact term list of [`Expansion::mul_term`]'s fast path for N ≥ 3, into `v[..2N]`: all
+/// N products exact by 2ProdFMA, ordered by magnitude (p₀, p₁, e₀, p₂, e₁, …). Written over
+/// lanes, as [`mul_list`].
 #[inline(always)]
-fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
-    // All N products exact by 2ProdFMA, ordered by magnitude (p₀, p₁, e₀, p₂, e₁, …),
-    // then the certified renormalisation.
-    let mut v = [T::ZERO; 16];
-    let mut prev_e = T::ZERO;
+pub(crate) fn mul_term_list<L: Lane, const N: usize>(x: &[L; N], t: L, v: &mut [L; 16]) {
+    let mut prev_e = t;
     for i in 0..N {
         let (p, e) = two_prod(x[i], t);
         if i == 0 {
@@ -598,6 +606,14 @@ fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
         prev_e = e;
     }
     v[2 * N - 1] = prev_e;
+}
+
+/// Fast path of [`Expansion::mul_term`] for N ≥ 3 ([`mul_term_list`], then the certified
+/// renormalisation); `None` when the certificate fails.
+#[inline(always)]
+fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 16];
+    mul_term_list(x, t, &mut v);
     certified_round::<T, N>(&mut v[..2 * N])
 }
 

@@ -43,7 +43,7 @@
 //! Checked bit for bit against the scalar operations in `tests/it/accurate_batch.rs`.
 
 use crate::batch::{Lane, LaneMask, MaskedLane, SimdLevel, SimdUnavailable};
-use crate::eft::{two_prod, two_sum};
+use crate::eft::two_sum;
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 
@@ -217,9 +217,8 @@ pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) ->
     (settle_lanes(out, naive), ok.and(cert))
 }
 
-/// Lane version of `Expansion::mul` for N ≥ 3 (`fast_mul`; the same list in the
-/// same order).
-#[allow(clippy::needless_range_loop)]
+/// Lane version of `Expansion::mul` for N ≥ 3 (`fast_mul`: the same list,
+/// [`crate::accurate::mul_list`]).
 #[inline(always)]
 pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
     x: &[L; N],
@@ -227,54 +226,20 @@ pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
 ) -> ([L; N], L::Mask) {
     let naive = x[0] * y[0];
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
-    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let mut v = [zero; 65];
-    let mut len = 0usize;
-    let mut errs = [zero; 8];
-    for k in 0..N {
-        let prev = errs;
-        for i in 0..=k {
-            let (p, e) = two_prod(x[i], y[k - i]);
-            v[len] = p;
-            len += 1;
-            errs[i] = e;
-        }
-        for &e in &prev[..k] {
-            v[len] = e;
-            len += 1;
-        }
-    }
-    let mut t = errs[0];
-    for i in 1..N {
-        t = t + errs[i];
-    }
-    for i in 1..N {
-        t = x[i].mul_add(y[N - i], t);
-    }
-    v[len] = t;
-    len += 1;
+    let mut v = [x[0]; 65];
+    let len = crate::accurate::mul_list(x, y, &mut v);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
     (settle_lanes(out, naive), ok.and(cert))
 }
 
-/// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`).
+/// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`: the same list,
+/// [`crate::accurate::mul_term_list`]).
 #[inline(always)]
 pub(crate) fn mul_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) -> ([L; N], L::Mask) {
     let naive = x[0] * t;
     let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
     let mut v = [x[0]; 16];
-    let mut prev_e = x[0];
-    for i in 0..N {
-        let (p, e) = two_prod(x[i], t);
-        if i == 0 {
-            v[0] = p;
-        } else {
-            v[2 * i - 1] = p;
-            v[2 * i] = prev_e;
-        }
-        prev_e = e;
-    }
-    v[2 * N - 1] = prev_e;
+    crate::accurate::mul_term_list(x, t, &mut v);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N]);
     (settle_lanes(out, naive), ok.and(cert))
 }
