@@ -157,6 +157,31 @@ enum Slot {
     Op(usize),
 }
 
+impl Slot {
+    /// The endpoint: zero, or batch result `i` where its outward rounding succeeded (`ok[i]`).
+    #[inline(always)]
+    fn value<const N: usize>(self, r: &[E<N>], ok: &[bool]) -> Option<E<N>> {
+        match self {
+            Slot::Zero => Some(E::<N>::zero()),
+            Slot::Op(i) => ok[i].then_some(r[i]),
+        }
+    }
+}
+
+/// The endpoint products r = a·b of a batch, each rounded outward in the direction `up`;
+/// `ok[i]` false where that failed (the caller takes the scalar interval operation).
+#[inline(always)]
+fn products_outward<const N: usize>(
+    a: &[E<N>],
+    b: &[E<N>],
+    r: &mut [E<N>],
+    up: &[bool],
+    ok: &mut [bool],
+) {
+    mul_endpoints(a, b, r);
+    outward_all(r, up, consts::<N>().mul_c, ok);
+}
+
 impl<const N: usize> ExpInterval<N> {
     /// `out[k] = xs[k] + ys[k]` for every k, identical to [`IntervalArith::add`] (see the
     /// module doc), with the endpoint sums computed in batches.
@@ -341,20 +366,15 @@ impl<const N: usize> ExpInterval<N> {
             mm[m] = n == 4;
             m += 1;
         }
-        mul_endpoints(&a[..ops], &b[..ops], &mut r[..ops]);
         let mut ok = [false; 4 * CHUNK];
-        outward_all(
+        products_outward(
+            &a[..ops],
+            &b[..ops],
             &mut r[..ops],
             &ups[..ops],
-            consts::<N>().mul_c,
             &mut ok[..ops],
         );
-        let end = |s: Slot| -> Option<E<N>> {
-            match s {
-                Slot::Zero => Some(E::<N>::zero()),
-                Slot::Op(i) => ok[i].then_some(r[i]),
-            }
-        };
+        let end = |s: Slot| s.value(&r, &ok);
         for j in 0..m {
             let k = idx[j];
             let s = slots[j];
@@ -435,20 +455,15 @@ impl<const N: usize> ExpInterval<N> {
             slots[m] = s;
             m += 1;
         }
-        mul_endpoints(&a[..ops], &a[..ops], &mut r[..ops]);
         let mut ok = [false; 2 * CHUNK];
-        outward_all(
+        products_outward(
+            &a[..ops],
+            &a[..ops],
             &mut r[..ops],
             &ups[..ops],
-            consts::<N>().mul_c,
             &mut ok[..ops],
         );
-        let end = |s: Slot| -> Option<E<N>> {
-            match s {
-                Slot::Zero => Some(E::<N>::zero()),
-                Slot::Op(i) => ok[i].then_some(r[i]),
-            }
-        };
+        let end = |s: Slot| s.value(&r, &ok);
         for j in 0..m {
             let k = idx[j];
             out[k] = match (end(slots[j][0]), end(slots[j][1])) {
