@@ -61,16 +61,22 @@ pub struct Args {
     /// all cores; results compared bit for bit.
     #[arg(long)]
     pub gemv: bool,
-    /// `functions --check` only: the term counts N to check, comma-separated (e.g. `1,2`;
-    /// default every N = 1..8), for both term types.
+    /// `functions`: the term counts N, comma-separated (e.g. `1,2`). With `--check`, the N
+    /// checked for both term types (default every N = 1..8); without, the table's rows kept
+    /// (default f64 N = 1, 2, 3, 4, 8 and f32 N = 2, 4).
     #[arg(long)]
     pub terms: Option<String>,
+    /// `functions` only: the functions measured, comma-separated names as the methods spell
+    /// them (e.g. `exp,ln,sin,atan`; default all).
+    #[arg(long)]
+    pub select: Option<String>,
     /// `gpu` only (hidden): run seed 001's experiment (10^6 values of a in [1.3999, 1.4001],
     /// b = 0.3, 1024 initial points, 10^6 iterations, N = 1); `--scale` shrinks the a-grid.
     #[arg(long, hide = true)]
     pub experiment: bool,
-    /// `gpu` only (hidden): one small launch per kernel, for a profiler (ncu) to count FP64
-    /// instructions.
+    /// `gpu` and `functions` only (hidden): one small launch per kernel (`gpu`), or one
+    /// warm-up and one timed launch per GPU measurement (`functions`), for a profiler (ncu) to
+    /// count FP64 instructions (`gpu/tools/ncu_functions.sh`).
     #[arg(long, hide = true)]
     pub profile_launches: bool,
 }

@@ -289,19 +289,31 @@ fn gpu_arguments<T: FloatTerm, const N: usize>(f: Unary) -> Vec<Expansion<T, N>>
         .collect()
 }
 
+/// Arguments per GPU launch: the 64 tiled to about 4·10⁶·`scale`.
+fn gpu_count(scale: f64) -> usize {
+    ((4u64 << 20) as f64 * scale).max(64.0) as usize
+}
+
 /// Evaluations per second of `f` at N terms of T on GPU 0: the 64 arguments tiled to about
 /// 4·10⁶·`scale`, launches repeated to fill about 0.2 s·`scale`.
 fn gpu_rate<T: GpuTerm, const N: usize>(
     ctx: &GpuContext,
     f: Unary,
     scale: f64,
+    profile: bool,
 ) -> Result<f64, expanse_gpu::GpuError> {
     let base = gpu_arguments::<T, N>(f);
-    let count = ((4u64 << 20) as f64 * scale).max(64.0) as usize;
+    let count = gpu_count(scale);
     let xs: Vec<Expansion<T, N>> = base.iter().cycle().take(count).copied().collect();
     ctx.prepare_functions::<T, N>()?;
     let once = ctx.time_unary(f, &xs, 1)?;
-    let launches = ((0.2 * scale / once.max(1e-6)).round() as usize).clamp(1, 50);
+    // For a profiler: exactly two launches per measurement (`gpu/tools/ncu_functions.sh`
+    // counts the second).
+    let launches = if profile {
+        1
+    } else {
+        ((0.2 * scale / once.max(1e-6)).round() as usize).clamp(1, 50)
+    };
     let secs = ctx.time_unary(f, &xs, launches)?;
     Ok(xs.len() as f64 / secs)
 }
@@ -313,15 +325,16 @@ fn gpu_rate_dyn(
     term: &str,
     n: usize,
     scale: f64,
+    profile: bool,
 ) -> Result<f64, expanse_gpu::GpuError> {
     match (term, n) {
-        ("f64", 1) => gpu_rate::<f64, 1>(ctx, f, scale),
-        ("f64", 2) => gpu_rate::<f64, 2>(ctx, f, scale),
-        ("f64", 3) => gpu_rate::<f64, 3>(ctx, f, scale),
-        ("f64", 4) => gpu_rate::<f64, 4>(ctx, f, scale),
-        ("f64", 8) => gpu_rate::<f64, 8>(ctx, f, scale),
-        ("f32", 2) => gpu_rate::<f32, 2>(ctx, f, scale),
-        ("f32", 4) => gpu_rate::<f32, 4>(ctx, f, scale),
+        ("f64", 1) => gpu_rate::<f64, 1>(ctx, f, scale, profile),
+        ("f64", 2) => gpu_rate::<f64, 2>(ctx, f, scale, profile),
+        ("f64", 3) => gpu_rate::<f64, 3>(ctx, f, scale, profile),
+        ("f64", 4) => gpu_rate::<f64, 4>(ctx, f, scale, profile),
+        ("f64", 8) => gpu_rate::<f64, 8>(ctx, f, scale, profile),
+        ("f32", 2) => gpu_rate::<f32, 2>(ctx, f, scale, profile),
+        ("f32", 4) => gpu_rate::<f32, 4>(ctx, f, scale, profile),
         _ => Ok(f64::NAN),
     }
 }
@@ -332,6 +345,8 @@ pub fn run(args: &Args) -> CmdResult {
         return check(args);
     }
     let budget = 0.02 * args.scale;
+    let terms = check_terms(args.terms.as_deref())?;
+    let functions = selected_functions(args.select.as_deref())?;
     let mut rows = Vec::new();
     let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
     let gpu = match GpuContext::probe_devices(&sel) {
@@ -355,12 +370,18 @@ pub fn run(args: &Args) -> CmdResult {
         );
         println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     }
-    for f in Unary::ALL {
+    if args.profile_launches {
+        eprintln!(
+            "bench functions: profile launches: 2 GPU launches of {} arguments per row",
+            gpu_count(args.scale)
+        );
+    }
+    for &f in &functions {
         for (term, ns) in cases {
-            for &n in ns {
+            for &n in ns.iter().filter(|n| terms.contains(n)) {
                 let mut r = measure(f, term, n, budget);
                 if let Some(ctx) = &gpu {
-                    match gpu_rate_dyn(ctx, f, term, n, args.scale) {
+                    match gpu_rate_dyn(ctx, f, term, n, args.scale, args.profile_launches) {
                         Ok(rate) if rate.is_finite() => {
                             r.gpu_evals_per_s = Some(rate);
                             r.gpu_vs_cpu_thread = Some(rate * r.ns_per_call * 1e-9);
@@ -544,7 +565,29 @@ fn check_one<T: GpuTerm, const N: usize>(
     Ok(rows)
 }
 
-/// `expanse bench functions --check`.
+/// The functions of `--select` (comma-separated names as [`Unary::name`] spells them; default
+/// all, in [`Unary::ALL`]'s order).
+fn selected_functions(spec: Option<&str>) -> Result<Vec<Unary>, CliError> {
+    let Some(spec) = spec else {
+        return Ok(Unary::ALL.to_vec());
+    };
+    spec.split(',')
+        .map(|name| {
+            let name = name.trim();
+            Unary::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = Unary::ALL.iter().map(|f| f.name()).collect();
+                    CliError::usage(format!(
+                        "--select: unknown function {name:?} in {spec:?}; expected names among {}",
+                        known.join(", ")
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// The term counts of `--terms` (comma-separated, each 1..=8; default all).
 fn check_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
     let Some(spec) = spec else {
