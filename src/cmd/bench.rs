@@ -63,7 +63,7 @@ pub struct Args {
     pub gemv: bool,
     /// `functions`: the term counts N, comma-separated (e.g. `1,2`). With `--check`, the N
     /// checked for both term types (default every N = 1..8); without, the table's rows kept
-    /// (default f64 N = 1, 2, 3, 4, 8 and f32 N = 2, 4).
+    /// (default f64 N = 1, 2, 3, 4, 8 and f32 N = 2, 4). `arrays --check`: the N checked.
     #[arg(long)]
     pub terms: Option<String>,
     /// `functions` only: the functions measured, comma-separated names as the methods spell

@@ -8,7 +8,8 @@
 //! (N = 2, 10^8 keys on the GPU). `--scale` shrinks every size, `--json` prints the rows.
 //!
 //! `--check` instead runs the GPU/CPU identity check of every primitive and BLAS routine for
-//! every N = 1..8 and both term types (`expanse_gpu::array::check::compare`; `map` with
+//! every N = 1..8 (or the N of `--terms`, e.g. `2,4`) and both term types
+//! (`expanse_gpu::array::check::compare`; `map` with
 //! elementary functions at N = 2 only: the functions' own identity for every N is `bench
 //! functions --check`, and their programs are slow to compile) and exits 1 on any difference;
 //! it needs a GPU (exit 2 without one).
@@ -64,17 +65,33 @@ pub fn run(args: &Args) -> CmdResult {
         }
     };
     if args.check {
-        return check(gpu.as_ref().expect("checked above"), args.scale);
+        let terms = check_terms(args.terms.as_deref())?;
+        return check(gpu.as_ref().expect("checked above"), args.scale, &terms);
     }
     bench(gpu.as_ref(), args)
 }
 
 // ---- identity check ------------------------------------------------------------------------
 
-fn check(gpu: &Arrays, scale: f64) -> CmdResult {
+/// The term counts of `--terms` (comma-separated, each 1..=8; default all).
+fn check_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
+    let Some(spec) = spec else {
+        return Ok((1..=8).collect());
+    };
+    spec.split(',')
+        .map(|t| match t.trim().parse::<usize>() {
+            Ok(n) if (1..=8).contains(&n) => Ok(n),
+            _ => Err(CliError::usage(format!(
+                "--terms: expected term counts 1..8 separated by commas (e.g. 2,4), got {t:?} in {spec:?}"
+            ))),
+        })
+        .collect()
+}
+
+fn check(gpu: &Arrays, scale: f64, terms: &[usize]) -> CmdResult {
     let mut bad = 0usize;
     for kind in [TermKind::F64, TermKind::F32] {
-        for n in 1..=8 {
+        for &n in terms {
             // Hundreds of reduction and scan tiles (the scan's lookback under real concurrency),
             // many sort merge passes; smaller at large N, where the host side is slow.
             let base = if n <= 4 { 1 << 20 } else { 1 << 18 };
@@ -102,7 +119,9 @@ fn check(gpu: &Arrays, scale: f64) -> CmdResult {
         }
     }
     if bad == 0 {
-        println!("bench arrays --check: GPU and CPU backends identical for every N and term type");
+        println!(
+            "bench arrays --check: GPU and CPU backends identical for N = {terms:?} and both term types"
+        );
         Ok(Outcome::Success)
     } else {
         println!("bench arrays --check: {bad} routines differ");

@@ -714,6 +714,13 @@ impl DeviceBackend {
             return Ok(());
         }
         let tiles = a.len.div_ceil(SCAN_TILE);
+        if tiles as u64 > 1u64 << 32 {
+            // arr_scan gives each set bit of a tile index a lane of one warp.
+            return Err(GpuError::new(GpuErrorKind::InvalidInput(format!(
+                "scan of {} elements: more than 2^32 tiles",
+                a.len
+            ))));
+        }
         let mut nodes = 0usize;
         let mut l = 0;
         while tiles >> l > 0 {
@@ -723,9 +730,8 @@ impl DeviceBackend {
         // The nodes, then one published tile prefix per tile.
         let node_bytes = (nodes + tiles) * a.n * a.kind.size();
         let store = self.alloc(dev, node_bytes)?;
-        // [tile counter, flags (one per node), arrival counters (one per node), prefix flags
-        // (one per tile)]
-        let sync = self.alloc_zeroed(dev, (1 + 2 * nodes + tiles) * 4)?;
+        // [tile counter, flags (one per node), prefix flags (one per tile)]
+        let sync = self.alloc_zeroed(dev, (1 + nodes + tiles) * 4)?;
         self.launch(
             inst(a),
             dev,

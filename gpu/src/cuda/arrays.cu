@@ -17,14 +17,13 @@
 #define SCAN_THREADS 256
 #define SCAN_ITEMS 8
 #define SCAN_TILE 2048
-#define SCAN_LEVELS 8
 // Blocks of the scan resident per SM that the register allocation must allow, so that one
-// block's serial phases (the tile tree and the look-back: ncu shows 61 % of the warps' stall
-// cycles at a barrier at N = 2) overlap other blocks' work. Measured on an H100 (bench arrays,
-// 10^8 elements, gpu/tools/arrays_variants.sh): N = 2 scan 23.6 % of copy bandwidth with 2,
-// 28.4 % with 3, 27.8 % with 4; N = 4 10.0 % with 2, 11.3 % with 3, 11.9 % with 4. (A look-back
-// whose node waits run side by side in 64 threads instead of one after another in thread 0
-// was measured too: no gain, so the serial form stays.) Overridable for experiments
+// block's serial phases overlap other blocks' work. Measured on an H100 (bench arrays, 10^8
+// elements, gpu/tools/arrays_variants.sh) with the previous form of the kernel (a block-wide
+// thread tree with a barrier per level and a look-back in thread 0; ncu: 61 % of the warps'
+// stall cycles at a barrier at N = 2): N = 2 scan 23.6 % of copy bandwidth with 2, 28.4 % with
+// 3, 27.8 % with 4; N = 4 10.0 % with 2, 11.3 % with 3, 11.9 % with 4. Not yet re-measured
+// with the warp-level form below. Overridable for experiments
 // (EXPANSE_GPU_NVRTC_OPTS="-DSCAN_MIN_BLOCKS=1"); results do not depend on it.
 #ifndef SCAN_MIN_BLOCKS
 #define SCAN_MIN_BLOCKS (NT <= 2 ? 3 : NT <= 4 ? 4 : 1)
@@ -337,9 +336,21 @@ extern "C" __global__ void __launch_bounds__(ARR_BLOCK) arr_amax_lead(const T *x
 }
 
 // ---- the single-pass scan (host.rs scan_impl) ----------------------------------------------------
+//
+// The fold order is host.rs scan_tile_tree / scan_impl_into (module doc of gpu/src/array,
+// "Orders"): thread totals, the pairwise tree over them, the thread prefix E_t from the dyadic
+// blocks of [0, t), the tile prefix P_b from the dyadic nodes over the tile totals. How a block
+// computes it: warp w holds the 256 consecutive elements of threads 32w .. 32w + 31 and builds
+// levels 1..5 of the thread tree (the nodes inside the warp) by itself, with __syncwarp between
+// levels; one block barrier makes the 8 warp totals (level 5) visible; each warp then computes
+// the few nodes of levels 6..8 it needs side by side in its lanes. Loads and stores are staged
+// per warp. Warp 0 looks back (every node wait, flag read and node read of the look-back runs
+// in its lanes side by side, so the look-back costs a few memory round trips, not a few per
+// node), while warp 1 publishes the tile total and the dyadic nodes it completes, and the other
+// warps compute their thread prefixes. Block barriers per tile: three (the tile index, the warp
+// totals, the tile prefix), against 2 + 4·N + 8 for a block-wide tree with block staging.
 
-// Offset of level l of a tile's thread tree (level l holds 256 >> l nodes).
-__device__ __forceinline__ int lv_off(int l) { return 2 * SCAN_THREADS - ((2 * SCAN_THREADS) >> l); }
+#define SCAN_WARPS (SCAN_THREADS / 32)
 
 __device__ __forceinline__ void node_write(T *nodes, u64 idx, const E &v) {
 #pragma unroll
@@ -353,33 +364,48 @@ __device__ __forceinline__ E node_read(const T *nodes, u64 idx) {
     return v;
 }
 
-// Shared memory of the scan: the staging buffer of one term plane (loads and stores), and the
-// thread tree; they are used at different times and share the bytes.
-// Staging index of tile element q: one pad slot per 8 elements, so thread t's elements
-// (8t .. 8t + 7) start at 9t and a warp's reads spread over all banks.
-#define SCAN_PAD(q) ((q) + ((q) >> 3))
-#define SCAN_STAGE_BYTES ((SCAN_TILE + SCAN_TILE / 8) * sizeof(T))
-#define SCAN_TREE_BYTES (2 * SCAN_THREADS * sizeof(E))
-#define SCAN_SMEM_BYTES (SCAN_STAGE_BYTES > SCAN_TREE_BYTES ? SCAN_STAGE_BYTES : SCAN_TREE_BYTES)
+// Whether node k of level l of a tile's thread tree exists (covers threads k·2^l ..
+// (k + 1)·2^l − 1): its first thread has an element. A node is the sum of its two children when
+// the right one exists, else its left child.
+__device__ __forceinline__ bool tn_present(int l, int k, int count) { return ((k << l) * SCAN_ITEMS) < count; }
+
+// A warp's shared region: either the staging of one term plane of its 256 elements (one pad
+// slot per 8 elements, so lane j's elements 8j .. 8j + 7 start at 9j and a warp's accesses spread
+// over the banks), or its tree nodes: level l <= 5 of its subtree (32 >> l nodes) at
+// 64 − (64 >> l), then the nodes of levels 6, 7, 8 that it computes (4, 2, 1) at 63, 67, 69.
+#define SCAN_WPAD(q) ((q) + ((q) >> 3))
+#define SCAN_WSTAGE (32 * SCAN_ITEMS + 32 * SCAN_ITEMS / 8)
+#define SCAN_WNODES 70
+#define SCAN_WBYTES (SCAN_WSTAGE * sizeof(T) > SCAN_WNODES * sizeof(E) ? SCAN_WSTAGE * sizeof(T) : SCAN_WNODES * sizeof(E))
+#define SCAN_WDOUBLES ((SCAN_WBYTES + 7) / 8)
+__device__ __forceinline__ int wn_off(int l) { return l <= 5 ? 64 - (64 >> l) : (l == 6 ? 63 : (l == 7 ? 67 : 69)); }
 
 // One tile per block, tiles taken in order from a counter (so every tile a block waits for has
-// started). Each tile publishes its total as node (0, b) of the dyadic tree over tile totals,
-// completes every node whose second child it is (arrival counters), and folds the nodes of the
-// dyadic blocks of [0, b) into its prefix, waiting for each node's flag.
-// sync: [0] tile counter, [1 + node] flags, [1 + nodes + node] arrival counters, [1 + 2 nodes +
-// b] the flag of tile b's published prefix; all zero at launch. nodes: one E per node of all
-// levels (level l has tiles >> l nodes), then one E per tile (its prefix P_b).
+// started). Tile b publishes its total as node (0, b) of the dyadic tree over tile totals; with
+// h trailing one bits (b = ..0 1^h) it is the last tile of the blocks of its ancestors of
+// levels 1..h, and completes them: node (l + 1, b >> (l + 1)) = node (l, (b >> l) − 1) ⊕ node
+// (l, b >> l), waiting for each left sibling (the last tile of that sibling's block, an
+// earlier tile, completes it). Every node of every level is so written by the last tile of its
+// block, and waits only go to earlier tiles. The tile prefix P_b is the left fold over the
+// dyadic blocks of [0, b), largest first (below). Needs tiles <= 2^32 (device.rs): a tile
+// index has at most 32 set bits, one lane each.
+// sync: [0] tile counter, [1 + node] flags, [1 + nodes + b] the flag of tile b's published
+// prefix; all zero at launch. nodes: one E per node of all levels (level l has tiles >> l nodes),
+// then one E per tile (its prefix P_b).
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_scan(const T *x, T *out, u64 len, int inclusive, T *nodes,
                                                                     unsigned *sync, u64 tiles) {
-    __shared__ double smem_raw[(SCAN_SMEM_BYTES + 7) / 8];
-    __shared__ int pres[2 * SCAN_THREADS];
+    __shared__ double smem_raw[SCAN_WARPS * SCAN_WDOUBLES];
+    __shared__ E s_wt[SCAN_WARPS];
+    __shared__ E s_lb[2][32];
+    __shared__ E s_pc;
     __shared__ u64 s_tile;
     __shared__ E s_prefix;
     __shared__ int s_has_prefix;
     __shared__ u64 s_off[66];
-    T *stage = (T *)smem_raw;
-    E *lv = (E *)smem_raw;
     const int t = threadIdx.x;
+    const int w = t >> 5, lane = t & 31;
+    T *wst = (T *)(smem_raw + w * SCAN_WDOUBLES);
+    E *wn = (E *)(smem_raw + w * SCAN_WDOUBLES);
     if (t == 0) {
         s_tile = atomicAdd(&sync[0], 1u);
         u64 o = 0;
@@ -396,16 +422,18 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     const int count = rem < SCAN_TILE ? (int)rem : SCAN_TILE;
     const int first = t * SCAN_ITEMS;
     const int nit = count - first <= 0 ? 0 : (count - first < SCAN_ITEMS ? count - first : SCAN_ITEMS);
+    // The warp's first element in the tile.
+    const int wbase = w * 32 * SCAN_ITEMS;
 
-    // Load the tile: every global load first (coalesced, all in flight at once: one memory
-    // latency per tile instead of one per term plane), then one term plane at a time through
-    // shared memory into the thread's consecutive elements.
+    // Load: every global load first (each warp its 256 consecutive elements, coalesced, all in
+    // flight at once), then one term plane at a time through the warp's region into the lane's
+    // consecutive elements.
     T raw[NT][SCAN_ITEMS];
 #pragma unroll
     for (int k = 0; k < NT; ++k) {
 #pragma unroll
         for (int r = 0; r < SCAN_ITEMS; ++r) {
-            const int q = t + r * SCAN_THREADS;
+            const int q = wbase + lane + 32 * r;
             raw[k][r] = q < count ? x[(u64)k * len + base + q] : T(0);
         }
     }
@@ -414,14 +442,14 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     for (int k = 0; k < NT; ++k) {
 #pragma unroll
         for (int r = 0; r < SCAN_ITEMS; ++r) {
-            const int q = t + r * SCAN_THREADS;
-            if (q < count) stage[SCAN_PAD(q)] = raw[k][r];
+            const int q = lane + 32 * r;
+            if (wbase + q < count) wst[SCAN_WPAD(q)] = raw[k][r];
         }
-        __syncthreads();
+        __syncwarp();
 #pragma unroll
         for (int j = 0; j < SCAN_ITEMS; ++j)
-            if (j < nit) it[j].t[k] = stage[SCAN_PAD(first + j)];
-        __syncthreads();
+            if (j < nit) it[j].t[k] = wst[SCAN_WPAD(lane * SCAN_ITEMS + j)];
+        __syncwarp();
     }
 
     // Thread total: left fold of the thread's elements.
@@ -431,109 +459,156 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
 #pragma unroll
     for (int j = 1; j < SCAN_ITEMS; ++j)
         if (j < nit) tot = acc_add_reg(tot, it[j]);
-    if (nit > 0) lv[t] = tot;
-    pres[t] = nit > 0;
-    __syncthreads();
-    // The thread tree (host.rs scan_tile_tree).
-    for (int l = 1; l <= SCAN_LEVELS; ++l) {
-        const int n = SCAN_THREADS >> l;
-        if (t < n) {
-            const int lo = lv_off(l - 1) + 2 * t, o = lv_off(l) + t;
-            if (pres[lo] && pres[lo + 1]) {
-                lv[o] = acc_add_reg(lv[lo], lv[lo + 1]);
-                pres[o] = 1;
-            } else if (pres[lo]) {
-                lv[o] = lv[lo];
-                pres[o] = 1;
-            } else {
-                pres[o] = 0;
-            }
+    if (nit > 0) wn[lane] = tot;
+    __syncwarp();
+    // Levels 1..5 of the thread tree (host.rs scan_tile_tree) inside the warp: node k of level
+    // l (global index (w << (5 − l)) + k) in lane k.
+    for (int l = 1; l <= 5; ++l) {
+        if (lane < (32 >> l)) {
+            const int k = (w << (5 - l)) + lane;
+            const int lo = wn_off(l - 1) + 2 * lane;
+            if (tn_present(l - 1, 2 * k + 1, count)) wn[wn_off(l) + lane] = acc_add_reg(wn[lo], wn[lo + 1]);
+            else if (tn_present(l - 1, 2 * k, count)) wn[wn_off(l) + lane] = wn[lo];
         }
-        __syncthreads();
+        __syncwarp();
+    }
+    if (lane == 0 && tn_present(5, w, count)) s_wt[w] = wn[wn_off(5)];
+    __syncthreads();
+    // Levels 6..8 from the warp totals, each computed by the warps that need it (every warp
+    // the same values): level 6 by warps 1..7 (warp w >= 2 uses node (6, (w >> 1) − 1) or
+    // node (7, 0)), level 7 by warp 1 and warps 4..7, the root (the tile total) by warp 1.
+    // Conditions on w are the same for the whole warp, and every lane passes each __syncwarp.
+    if (w >= 1 && lane < 4) {
+        const int o = wn_off(6) + lane;
+        if (tn_present(5, 2 * lane + 1, count)) wn[o] = acc_add_reg(s_wt[2 * lane], s_wt[2 * lane + 1]);
+        else if (tn_present(5, 2 * lane, count)) wn[o] = s_wt[2 * lane];
+    }
+    __syncwarp();
+    if ((w == 1 || w >= 4) && lane < 2) {
+        const int lo = wn_off(6) + 2 * lane, o = wn_off(7) + lane;
+        if (tn_present(6, 2 * lane + 1, count)) wn[o] = acc_add_reg(wn[lo], wn[lo + 1]);
+        else if (tn_present(6, 2 * lane, count)) wn[o] = wn[lo];
+    }
+    __syncwarp();
+    if (w == 1 && lane == 0) {
+        const int lo = wn_off(7);
+        wn[wn_off(8)] = tn_present(7, 1, count) ? acc_add_reg(wn[lo], wn[lo + 1]) : wn[lo];
+    }
+    __syncwarp();
+
+    const u64 nodes_total = s_off[65];
+    unsigned *flags = sync + 1;
+    unsigned *pflags = sync + 1 + nodes_total;
+    T *pref = nodes + nodes_total * NT;
+    if (w == 1) {
+        // Publish the tile total, then complete the ancestors of levels 1..h: the left
+        // siblings are waited for and read side by side (lane l: level l), the sums formed in
+        // lane 0 from the bottom up.
+        E v = wn[wn_off(8)];
+        if (lane == 0) {
+            node_write(nodes, s_off[0] + b, v);
+            __threadfence();
+            atomicExch(&flags[s_off[0] + b], 1u);
+        }
+        const int h = __ffsll((long long)~b) - 1;
+        if (lane < h) {
+            const u64 idx = s_off[lane] + (b >> lane) - 1;
+            while (((const volatile unsigned *)flags)[idx] == 0u) {
+            }
+            __threadfence();
+            s_lb[1][lane] = node_read(nodes, idx);
+        }
+        __syncwarp();
+        if (lane == 0 && h > 0) {
+            for (int l = 0; l < h; ++l) {
+                v = acc_add_reg(s_lb[1][l], v);
+                node_write(nodes, s_off[l + 1] + (b >> (l + 1)), v);
+            }
+            __threadfence();
+            for (int l = 0; l < h; ++l) atomicExch(&flags[s_off[l + 1] + (b >> (l + 1))], 1u);
+        }
+    } else if (w == 0) {
+        // The look-back. Lane i < popcount(b) takes the i-th lowest set bit p of b: its dyadic
+        // block of [0, b) is node (p, (b >> p) − 1), and c_i = b with its i + 1 lowest set bits
+        // cleared. P_b = P_c ⊕ (the nodes of the bits of b ^ c, largest first) for any such c
+        // (the blocks of [0, c) are the first blocks of [0, b): the same operations in the same
+        // order), and P_0 is nothing; the start is the largest c_i whose P_c is already
+        // published (not waited for), i.e. the lowest such lane.
+        const int m = __popcll(b);
+        int avail = 0;
+        u64 cst = 0, nidx = 0;
+        if (lane < m) {
+            u64 xb = b;
+            for (int i = 0; i < lane; ++i) xb &= xb - 1;
+            const int p = __ffsll((long long)xb) - 1;
+            cst = xb & (xb - 1);
+            nidx = s_off[p] + (b >> p) - 1;
+            avail = cst == 0 || (SCAN_SHORTCUT && ((const volatile unsigned *)pflags)[cst] != 0u);
+        }
+        const unsigned ball = __ballot_sync(0xffffffffu, avail != 0);
+        const int last = m > 0 ? __ffs((int)ball) - 1 : -1;
+        if (lane <= last) {
+            while (((const volatile unsigned *)flags)[nidx] == 0u) {
+            }
+            __threadfence();
+            s_lb[0][lane] = node_read(nodes, nidx);
+            if (lane == last && cst != 0) s_pc = node_read(pref, cst);
+        }
+        __syncwarp();
+        if (lane == 0) {
+            int has = 0;
+            E p;
+            if (last >= 0) {
+                u64 c = b;
+                for (int i = 0; i <= last; ++i) c &= c - 1;
+                if (c != 0) {
+                    p = s_pc;
+                    has = 1;
+                }
+                for (int i = last; i >= 0; --i) {
+                    p = has ? acc_add_reg(p, s_lb[0][i]) : s_lb[0][i];
+                    has = 1;
+                }
+            }
+            if (has) {
+                s_prefix = p;
+                node_write(pref, b, p);
+                __threadfence();
+                atomicExch(&pflags[b], 1u);
+            }
+            s_has_prefix = has;
+        }
     }
 
-    // The thread's part of its prefix: the left fold over the dyadic blocks of [0, t) (the tile
-    // prefix is added in front below). Computed before the look-back so that the other warps
-    // do it while thread 0 waits.
+    // The thread's part of its prefix: the left fold over the dyadic blocks of [0, t), largest
+    // first (the tile prefix is added in front below): levels 7, 6, 5 by the bits of w, then
+    // levels 4..0 (inside the warp) by the bits of the lane.
     int has_e = 0;
     E et;
-    int s2 = 0;
-    for (int l = SCAN_LEVELS - 1; l >= 0; --l) {
-        if ((t >> l) & 1) {
-            const int o = lv_off(l) + (s2 >> l);
-            if (pres[o]) {
-                et = has_e ? acc_add_reg(et, lv[o]) : lv[o];
-                has_e = 1;
-            }
-            s2 += 1 << l;
+    if (w >= 4) {
+        et = wn[wn_off(7)];
+        has_e = 1;
+    }
+    if (w & 2) {
+        const int k = (w >> 1) - 1;
+        if (tn_present(6, k, count)) {
+            et = has_e ? acc_add_reg(et, wn[wn_off(6) + k]) : wn[wn_off(6) + k];
+            has_e = 1;
         }
     }
-
-    if (t == 0) {
-        const u64 nodes_total = s_off[65];
-        unsigned *flags = sync + 1;
-        unsigned *arrivals = sync + 1 + nodes_total;
-        // Publish the tile total and complete the parents whose last child this is.
-        E v = lv[lv_off(SCAN_LEVELS)];
-        u64 k = b;
-        int l = 0;
-        node_write(nodes, s_off[0] + k, v);
-        __threadfence();
-        atomicExch(&flags[s_off[0] + k], 1u);
-        while (l < 63) {
-            const u64 parent = k >> 1;
-            if ((tiles >> (l + 1)) <= parent) break;
-            const unsigned c = atomicAdd(&arrivals[s_off[l + 1] + parent], 1u);
-            if (c == 0) break;
-            __threadfence();
-            E left = node_read(nodes, s_off[l] + 2 * parent);
-            E right = node_read(nodes, s_off[l] + 2 * parent + 1);
-            E pv = acc_add_reg(left, right);
-            node_write(nodes, s_off[l + 1] + parent, pv);
-            __threadfence();
-            atomicExch(&flags[s_off[l + 1] + parent], 1u);
-            k = parent;
-            ++l;
-        }
-        // The tile prefix P_b: left fold over the dyadic blocks of [0, b), largest first. For c
-        // = b with its lowest set bits cleared, the blocks of [0, c) are the first blocks of
-        // [0, b), so P_b = P_c followed by the fold over the remaining blocks (those of the
-        // bits of b ^ c): the same operations in the same order. Each tile publishes its P_b;
-        // the largest such c whose P_c is already published (not waited for) is the start.
-        T *pref = nodes + nodes_total * NT;
-        unsigned *pflags = sync + 1 + 2 * nodes_total;
-        int has = 0;
-        E p;
-        u64 s = 0;
-        for (u64 c = SCAN_SHORTCUT ? b & (b - 1) : 0; c != 0; c &= c - 1) {
-            if (((volatile unsigned *)pflags)[c] != 0u) {
-                __threadfence();
-                p = node_read(pref, c);
-                has = 1;
-                s = c;
-                break;
+    if ((w & 1) && tn_present(5, w - 1, count)) {
+        et = has_e ? acc_add_reg(et, s_wt[w - 1]) : s_wt[w - 1];
+        has_e = 1;
+    }
+    for (int l = 4; l >= 0; --l) {
+        if ((lane >> l) & 1) {
+            const int kin = (lane >> l) - 1;
+            if (tn_present(l, (w << (5 - l)) + kin, count)) {
+                const int o = wn_off(l) + kin;
+                et = has_e ? acc_add_reg(et, wn[o]) : wn[o];
+                has_e = 1;
             }
         }
-        const u64 rest = b ^ s;
-        for (int lb = 63; lb >= 0; --lb) {
-            if ((rest >> lb) & 1ull) {
-                const u64 idx = s_off[lb] + (s >> lb);
-                while (((volatile unsigned *)flags)[idx] == 0u) {
-                }
-                __threadfence();
-                E nv = node_read(nodes, idx);
-                p = has ? acc_add_reg(p, nv) : nv;
-                has = 1;
-                s += 1ull << lb;
-            }
-        }
-        if (has) {
-            s_prefix = p;
-            node_write(pref, b, p);
-            __threadfence();
-            atomicExch(&pflags[b], 1u);
-        }
-        s_has_prefix = has;
     }
     __syncthreads();
 
@@ -557,14 +632,19 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
             has_q = 1;
         }
     }
-    __syncthreads(); // the tree's bytes become the staging buffer again
+    // Stores: one term plane at a time through the warp's region (its nodes were last read
+    // before the barrier above), coalesced.
     for (int k = 0; k < NT; ++k) {
 #pragma unroll
         for (int j = 0; j < SCAN_ITEMS; ++j)
-            if (j < nit) stage[SCAN_PAD(first + j)] = ov[j].t[k];
-        __syncthreads();
-        for (int qq = t; qq < count; qq += SCAN_THREADS) out[(u64)k * len + base + qq] = stage[SCAN_PAD(qq)];
-        __syncthreads();
+            if (j < nit) wst[SCAN_WPAD(lane * SCAN_ITEMS + j)] = ov[j].t[k];
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < SCAN_ITEMS; ++r) {
+            const int q2 = lane + 32 * r;
+            if (wbase + q2 < count) out[(u64)k * len + base + wbase + q2] = wst[SCAN_WPAD(q2)];
+        }
+        __syncwarp();
     }
 }
 

@@ -12,9 +12,11 @@
 //! One compiler run builds every sampled instance (one namespace each). Needs a host C++
 //! compiler (`c++`, or `$CXX`); without one the test says so and passes.
 
+use crate::arrays_common::{adversarial, bits, Rng};
 use crate::shim::{compiler, shim_dir};
+use expanse_core::Expansion;
 use expanse_gpu::array::device::ARRAYS_PROGRAM;
-use expanse_gpu::array::{check, Arrays, KArg, KernelExec, TermKind};
+use expanse_gpu::array::{check, ArrayTerm, Arrays, KArg, KernelExec, ScanKind, TermKind};
 use expanse_gpu::{CudaProgram, GpuError, GpuErrorKind};
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -267,6 +269,20 @@ fn device_backend_on_the_host_build_matches_the_host_backend() {
         let diffs = check::compare(&dev, kind, n, len, seed as u64, false).unwrap();
         assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     }
+    // A many-tile scan: 70 tiles, so tile indices with up to 6 set bits (look-backs over up
+    // to 6 nodes, in the (double, 3) instance always from the nodes alone) and tiles that
+    // complete chains of up to 6 ancestors (b = 63), a ragged end; inclusive, exclusive and
+    // into a preallocated array, bit for bit against the host backend.
+    let len = 70 * 2048 - 777;
+    for (seed, &(ty, n)) in INSTANCES.iter().enumerate() {
+        let diffs = match (ty, n) {
+            ("double", 2) => scan_diffs::<f64, 2>(&dev, len, 50 + seed as u64),
+            ("double", 3) => scan_diffs::<f64, 3>(&dev, len, 50 + seed as u64),
+            ("float", 4) => scan_diffs::<f32, 4>(&dev, len, 50 + seed as u64),
+            other => panic!("no many-tile scan case for {other:?}"),
+        };
+        assert!(diffs.is_empty(), "{ty} N={n}: {}", diffs.join("\n"));
+    }
     // Two "devices": gemm_host splits C's columns over them.
     let two: Vec<Arc<dyn KernelExec>> = (0..2)
         .map(|_| Arc::new(ShimExec::spawn(&exe, 1 << 30)) as Arc<dyn KernelExec>)
@@ -282,6 +298,38 @@ fn device_backend_on_the_host_build_matches_the_host_backend() {
     .unwrap();
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The scans of `dev` against the host backend's on adversarial data (a wide dynamic range and
+/// cancelling pairs, so that a different fold order changes low-order bits); the mismatches.
+fn scan_diffs<T: ArrayTerm, const N: usize>(dev: &Arrays, len: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let span = if T::PRECISION == 53 { 20 } else { 6 };
+    let xs: Vec<Expansion<T, N>> = adversarial(&mut rng, len, span);
+    let host = Arrays::cpu();
+    let (dx, hx) = (dev.array(&xs).unwrap(), host.array(&xs).unwrap());
+    let mut out = Vec::new();
+    let mut cmp = |what: &str, a: Vec<Expansion<T, N>>, b: Vec<Expansion<T, N>>| {
+        assert_eq!(a.len(), b.len());
+        if let Some(i) = (0..a.len()).find(|&i| bits(&a[i]) != bits(&b[i])) {
+            out.push(format!(
+                "{what}: element {i} (tile {}) differs: {:?} vs {:?} (host)",
+                i / 2048,
+                a[i],
+                b[i]
+            ));
+        }
+    };
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let a = dx.scan(kind).unwrap().to_vec().unwrap();
+        let b = hx.scan(kind).unwrap().to_vec().unwrap();
+        cmp(&format!("scan {kind:?}"), a, b);
+    }
+    let mut dz = dev.zeros::<T, N>(len).unwrap();
+    dx.scan_into(ScanKind::Inclusive, &mut dz).unwrap();
+    let b = hx.scan(ScanKind::Inclusive).unwrap().to_vec().unwrap();
+    cmp("scan_into", dz.to_vec().unwrap(), b);
+    out
 }
 
 /// NVRTC accepts the array program (where NVRTC is installed; skipped otherwise): the host
