@@ -1175,8 +1175,8 @@ impl<T: ArrayTerm, const N: usize> ExpArray<T, N> {
     }
 
     /// Prefix sums (as [`Self::scan`]) into an existing array of the same length, backend and
-    /// GPU. The output is not allocated; the scan's small scratch (one expansion and two
-    /// counters per node of the tile tree, about 2·len/2048 nodes, and one expansion and one
+    /// GPU. The output is not allocated; the scan's small scratch (one expansion and one
+    /// flag per node of the tile tree, about 2·len/2048 nodes, and one expansion and one
     /// flag per tile for the published tile prefixes) still is, per call.
     pub fn scan_into(&self, kind: ScanKind, out: &mut Self) -> Result<(), GpuError> {
         self.check_out(out, "scan into an array")?;

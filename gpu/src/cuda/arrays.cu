@@ -22,11 +22,12 @@
 // elements, gpu/tools/arrays_variants.sh) with the previous form of the kernel (a block-wide
 // thread tree with a barrier per level and a look-back in thread 0; ncu: 61 % of the warps'
 // stall cycles at a barrier at N = 2): N = 2 scan 23.6 % of copy bandwidth with 2, 28.4 % with
-// 3, 27.8 % with 4; N = 4 10.0 % with 2, 11.3 % with 3, 11.9 % with 4. Not yet re-measured
-// with the warp-level form below. Overridable for experiments
+// 3, 27.8 % with 4; N = 4 10.0 % with 2, 11.3 % with 3, 11.9 % with 4. With the warp-level form
+// below and parking (same device, same bench): N = 2 27.6 % with 2, 35.8 % with 3, 40.0 % with
+// 4; N = 4 11.4 % with 2, 11.9 % with 4. Overridable for experiments
 // (EXPANSE_GPU_NVRTC_OPTS="-DSCAN_MIN_BLOCKS=1"); results do not depend on it.
 #ifndef SCAN_MIN_BLOCKS
-#define SCAN_MIN_BLOCKS (NT <= 2 ? 3 : NT <= 4 ? 4 : 1)
+#define SCAN_MIN_BLOCKS (NT <= 4 ? 4 : 1)
 #endif
 // The scan's look-back may start from a published tile prefix (1; results do not depend on
 // it). Test hook: a host build defines 0 to fold every tile prefix from the nodes.
@@ -42,6 +43,19 @@
 // Overridable: EXPANSE_GPU_NVRTC_OPTS="-DRED_MIN_BLOCKS=2".
 #ifndef RED_MIN_BLOCKS
 #define RED_MIN_BLOCKS 3
+#endif
+// Leaves of a thread loaded before the first pass of sum, min, max, dot, sumsq at N <= 4 starts
+// its fold (1..RED_ITEMS; the rest one by one, RED_LOOKAHEAD − 1 ahead of the fold; results do
+// not depend on it). N <= 2: all eight first (measured above). N = 3, 4: two (H100, bench
+// arrays, 10^8 elements: N = 4 sum 24.3 % of copy bandwidth with two, 19.9 % with eight): ncu found the N = 4 sum latency-bound on the L1TEX scoreboard (loads and
+// spills) at 13 % of the FP64 pipe; eight N = 4 leaves held at once are ~64 registers, and
+// ptxas (sm_90, N = 4 f64, arr_red_sum, RED_MIN_BLOCKS 3 = 80 registers) spills 120 bytes
+// with eight and none with two (one with RED_MIN_BLOCKS 4: 64 registers, no spills); with two
+// a block's loads are spread over its fold instead of one burst per tile. A/B on the device:
+// EXPANSE_GPU_NVRTC_OPTS="-DRED_LOOKAHEAD=8" (the previous form), "-DRED_LOOKAHEAD=1
+// -DRED_MIN_BLOCKS=4".
+#ifndef RED_LOOKAHEAD
+#define RED_LOOKAHEAD (NT <= 2 ? RED_ITEMS : 2)
 #endif
 #define SORT_TILE 256
 // Terms of the accumulator of the doubled-precision sum (array::acc_terms).
@@ -274,15 +288,20 @@ __device__ __forceinline__ void reduce_tile(const T *x, const void *y, u64 len, 
     if (j < threads) {
         RV<M> acc;
         if constexpr (FIRST && NT <= 4) {
-            // All loads first (memory-level parallelism), then the same left fold.
+            // The first RED_LOOKAHEAD leaves loaded before the fold, each next one as the fold
+            // reaches the leaf RED_LOOKAHEAD − 1 before it (RED_ITEMS: all loads first, the
+            // most loads in flight; fewer: fewer registers live); the same left fold.
             RV<M> vals[RED_ITEMS];
 #pragma unroll
-            for (int r = 0; r < RED_ITEMS; ++r)
+            for (int r = 0; r < RED_LOOKAHEAD; ++r)
                 if (j + r * RED_THREADS < count) vals[r] = leaf<OP, M, FIRST>(x, y, len, base + j + r * RED_THREADS);
             acc = vals[0];
 #pragma unroll
-            for (int r = 1; r < RED_ITEMS; ++r)
+            for (int r = 1; r < RED_ITEMS; ++r) {
+                const int q = r + RED_LOOKAHEAD - 1;
+                if (q < RED_ITEMS && j + q * RED_THREADS < count) vals[q] = leaf<OP, M, FIRST>(x, y, len, base + j + q * RED_THREADS);
                 if (j + r * RED_THREADS < count) acc = comb<OP, M>(acc, vals[r]);
+            }
         } else {
             acc = leaf<OP, M, FIRST>(x, y, len, base + j);
             for (int r = j + RED_THREADS; r < count; r += RED_THREADS) acc = comb<OP, M>(acc, leaf<OP, M, FIRST>(x, y, len, base + r));
@@ -373,10 +392,27 @@ __device__ __forceinline__ bool tn_present(int l, int k, int count) { return ((k
 // slot per 8 elements, so lane j's elements 8j .. 8j + 7 start at 9j and a warp's accesses spread
 // over the banks), or its tree nodes: level l <= 5 of its subtree (32 >> l nodes) at
 // 64 − (64 >> l), then the nodes of levels 6, 7, 8 that it computes (4, 2, 1) at 63, 67, 69.
+//
+// Parking: where NT terms of T take at most 16 bytes (f64 N <= 2, f32 N <= 4) the lanes' elements
+// wait in the warp's region, after its nodes, from the thread total to the outputs (lane j's
+// row of SCAN_ITEMS·NT terms plus a pad slot at park[j·SCAN_PARK_ROW]), instead of in
+// registers through the tree, the look-back and the thread prefix (ptxas sm_90, f64 N = 2: 96
+// registers unbounded instead of 128; at the 80 of SCAN_MIN_BLOCKS 3 no spills instead of 456
+// bytes of spill stores; 45.5 KB of shared memory per block); the outputs replace them in place
+// and the stores read them from there (H100, N = 2: scan 35.8 % of copy with parking, 32.1 %
+// without, at 3 blocks per SM). For larger N the
+// block's 8 × 256 elements would not fit the 48 KB of static shared memory. Results do not
+// depend on it; EXPANSE_GPU_NVRTC_OPTS="-DSCAN_PARK=0" keeps them in registers.
+#ifndef SCAN_PARK
+#define SCAN_PARK 1
+#endif
+#define SCAN_PARK_ON (SCAN_PARK && NT * sizeof(T) <= 16)
+#define SCAN_PARK_ROW (SCAN_ITEMS * NT + 1)
 #define SCAN_WPAD(q) ((q) + ((q) >> 3))
 #define SCAN_WSTAGE (32 * SCAN_ITEMS + 32 * SCAN_ITEMS / 8)
 #define SCAN_WNODES 70
-#define SCAN_WBYTES (SCAN_WSTAGE * sizeof(T) > SCAN_WNODES * sizeof(E) ? SCAN_WSTAGE * sizeof(T) : SCAN_WNODES * sizeof(E))
+#define SCAN_WMID (SCAN_WNODES * sizeof(E) + (SCAN_PARK_ON ? 32 * SCAN_PARK_ROW * sizeof(T) : 0))
+#define SCAN_WBYTES (SCAN_WSTAGE * sizeof(T) > SCAN_WMID ? SCAN_WSTAGE * sizeof(T) : SCAN_WMID)
 #define SCAN_WDOUBLES ((SCAN_WBYTES + 7) / 8)
 __device__ __forceinline__ int wn_off(int l) { return l <= 5 ? 64 - (64 >> l) : (l == 6 ? 63 : (l == 7 ? 67 : 69)); }
 
@@ -406,6 +442,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     const int w = t >> 5, lane = t & 31;
     T *wst = (T *)(smem_raw + w * SCAN_WDOUBLES);
     E *wn = (E *)(smem_raw + w * SCAN_WDOUBLES);
+    T *park = wst + SCAN_WNODES * NT;
     if (t == 0) {
         s_tile = atomicAdd(&sync[0], 1u);
         u64 o = 0;
@@ -460,6 +497,13 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     for (int j = 1; j < SCAN_ITEMS; ++j)
         if (j < nit) tot = acc_add_reg(tot, it[j]);
     if (nit > 0) wn[lane] = tot;
+    if constexpr (SCAN_PARK_ON) {
+#pragma unroll
+        for (int j = 0; j < SCAN_ITEMS; ++j)
+            if (j < nit)
+#pragma unroll
+                for (int k = 0; k < NT; ++k) park[lane * SCAN_PARK_ROW + j * NT + k] = it[j].t[k];
+    }
     __syncwarp();
     // Levels 1..5 of the thread tree (host.rs scan_tile_tree) inside the warp: node k of level
     // l (global index (w << (5 − l)) + k) in lane k.
@@ -626,11 +670,38 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
 #pragma unroll
     for (int j = 0; j < SCAN_ITEMS; ++j) {
         if (j < nit) {
-            E nx = has_q ? acc_add_reg(q, it[j]) : it[j];
-            ov[j] = inclusive ? nx : (has_q ? q : acc_zero());
+            E xj;
+            if constexpr (SCAN_PARK_ON) {
+#pragma unroll
+                for (int k = 0; k < NT; ++k) xj.t[k] = park[lane * SCAN_PARK_ROW + j * NT + k];
+            } else {
+                xj = it[j];
+            }
+            E nx = has_q ? acc_add_reg(q, xj) : xj;
+            const E o = inclusive ? nx : (has_q ? q : acc_zero());
+            if constexpr (SCAN_PARK_ON) {
+#pragma unroll
+                for (int k = 0; k < NT; ++k) park[lane * SCAN_PARK_ROW + j * NT + k] = o.t[k];
+            } else {
+                ov[j] = o;
+            }
             q = nx;
             has_q = 1;
         }
+    }
+    if constexpr (SCAN_PARK_ON) {
+        // Stores straight from the parked outputs, coalesced: element q of the warp is term k of
+        // slot q % 8 of lane q / 8's row.
+        __syncwarp();
+        for (int k = 0; k < NT; ++k) {
+#pragma unroll
+            for (int r = 0; r < SCAN_ITEMS; ++r) {
+                const int q2 = lane + 32 * r;
+                if (wbase + q2 < count)
+                    out[(u64)k * len + base + wbase + q2] = park[(q2 / SCAN_ITEMS) * SCAN_PARK_ROW + (q2 % SCAN_ITEMS) * NT + k];
+            }
+        }
+        return;
     }
     // Stores: one term plane at a time through the warp's region (its nodes were last read
     // before the barrier above), coalesced.
