@@ -12,14 +12,15 @@
 //! three passes of VecSum + VecSumErrBranch, each followed by a run-time certificate, and the
 //! exact reference when all three fail. Here the same list is built on lanes in the same order
 //! (the add's pair order `|x_i| ≥ |y_i|` by a lane select), VecSum runs on lanes (it is
-//! branch-free), and VecSumErrBranch runs without data-dependent control flow: each lane keeps
-//! its emission count j (a lane value) and whether it has emitted N terms ("done"); a 2Sum
-//! with non-zero error writes its sum into `out[j]` by selects; once a lane is done, the
-//! magnitudes of the rest of the list are added to its tail sum `a` in the scalar order (so
-//! the rounding of that float sum is the scalar one). The certificate (finite,
-//! ulp-nonoverlapping with zeros only at the end, 4a ≤ 3·ulp(out[N−1])) is a lane mask,
-//! computed with the scalar comparisons' NaN semantics. Passes 2 and 3 run on lanes too, only
-//! while some lane's certificate has failed, and each lane keeps the result of its first
+//! branch-free), and VecSumErrBranch runs without data-dependent control flow: the terms a
+//! lane emits go through a shift register (a 2Sum with non-zero error moves `out` down one
+//! slot in that lane, by one select per slot, and its sum enters at the end), and a lane is
+//! "done" (has emitted N terms) exactly when `out[0]` is non-zero, since an emitted sum never
+//! is zero; once a lane is done, the magnitudes of the rest of the list are added to its tail
+//! sum `a` in the scalar order (so the rounding of that float sum is the scalar one). The
+//! certificate (finite, ulp-nonoverlapping with zeros only at the end, 4a ≤ 3·ulp(out[N−1]))
+//! is a lane mask, computed with the scalar comparisons' NaN semantics. Passes 2 and 3 run on
+//! lanes too, only while some lane's certificate has failed, and each lane keeps the result of its first
 //! certified pass, as the scalar loop does (one pass alone failed often enough, about one
 //! multiplication in ten at N = 8, that recomputing those lanes in scalar made the batch
 //! slower than the scalar code). A lane whose inputs are not all finite, whose leading-term
@@ -30,16 +31,33 @@
 //! (`naive` when it is zero, else +0).
 //!
 //! Only uniform branches remain: the emission loop stops once every lane is done (the rest of
-//! the list only feeds the tail sums), and passes 2–3 run only while a lane needs them; they
-//! change no result.
+//! the list only feeds the tail sums), lanes that consumed the list with fewer than N terms
+//! are moved into place only when there are any, and passes 2–3 run only while a lane needs
+//! them; they change no result.
+//!
+//! Speed (issue 18): the batched step is bound by latency, not by the count of operations.
+//! Profiles (perf, on-CPU samples by source line, AVX2, N = 3) put about 55% of the time in
+//! the emission loop, whose loop-carried chain per list item is a whole 2Sum, a compare and a
+//! select, and 16% in VecSum. So each lane type here is two registers per term
+//! ([`crate::batch::Wide`]: 8 orbits on AVX2, 16 on AVX-512), which gives the core two
+//! independent chains to overlap; the emission by shift register takes the old per-lane count
+//! (an add, a compare and mask moves per item) off the loop-carried path and needs one select
+//! per slot instead of a compare, an and and a select; VecSum sends its two error
+//! subtractions to the FMA pipes; and the first N − 1 items, where no lane can be done yet,
+//! skip the done state, the tail sum and the exit test. Measured with `expanse bench cpu
+//! --scale 0.5` on a 2-vCPU Zen 5 (Hénon it/s, lanes / MPFR, before → after): AVX-512
+//! 1.31 → 1.82 at N = 3, 1.35 → 2.03 at N = 4, 0.97 → 1.62 at N = 5, 0.48 → 0.85 at N = 8;
+//! AVX2 0.91 → 1.19, 0.94 → 1.26, 0.70 → 0.96, 0.34 → 0.47. (Four registers per term made
+//! AVX-512 another 7–18% faster but doubled the compile time of these instances again.)
 //!
 //! Entry points: batched operations over slices ([`add_batch`], [`sub_batch`], [`mul_batch`],
 //! [`sqr_batch`], [`add_term_batch`], [`mul_term_batch`]) for f64 and f32 terms, and the
 //! batched accurate Hénon iteration [`henon_iterate_accurate_batch_f64`] (the op sequence of
 //! [`crate::henon_iterate`] on `Expansion<f64, N>`). They forward to the instances compiled
-//! once in [`crate::runtime`] behind a run-time N (f64 on AVX-512 or AVX2 lanes; f32 on one
-//! lane, the same algorithm without the SIMD speed-up). For N < 3 they run the scalar operations
-//! (same results; the N = 2 double-word lanes are [`crate::batch::henon_iterate_batch_dw`]).
+//! once in [`crate::runtime`] behind a run-time N (f64 on AVX-512 or AVX2 lanes, two registers
+//! per term; f32 on one lane, the same algorithm without the SIMD speed-up). For N < 3 they
+//! run the scalar operations (same results; the N = 2 double-word lanes are
+//! [`crate::batch::henon_iterate_batch_dw`]).
 //! Checked bit for bit against the scalar operations in `tests/it/accurate_batch.rs`.
 
 use crate::batch::{Lane, LaneMask, MaskedLane, SimdLevel, SimdUnavailable};
@@ -69,13 +87,27 @@ pub enum AccOp {
 /// buffers.
 const MAX_WIDTH: usize = 16;
 
+/// [`two_sum`], bit for bit, with the two error subtractions (off the chain from one
+/// running sum to the next) issued as FMAs by −1 where the lane type can
+/// ([`Lane::sub_on_fma`], as the fast tier's `two_sum_split`): VecSum is nearly all additions,
+/// which x86 cores run on two pipes, with the FMA pipes idle.
+#[inline(always)]
+fn two_sum_split<L: Lane>(a: L, b: L) -> (L, L) {
+    let s = a + b;
+    let a_virtual = s - b;
+    let b_virtual = s - a_virtual;
+    let a_err = a.sub_on_fma(a_virtual);
+    let b_err = b.sub_on_fma(b_virtual);
+    (s, a_err + b_err)
+}
+
 /// VecSum (JMMP 2016 Alg. 1) on lanes: the scalar [`crate::eft::vec_sum`], lane-wise.
 #[inline(always)]
 fn vec_sum_lanes<L: Lane>(v: &mut [L]) {
     let n = v.len();
     let mut s = v[n - 1];
     for i in (0..n - 1).rev() {
-        let (hi, lo) = two_sum(v[i], s);
+        let (hi, lo) = two_sum_split(v[i], s);
         v[i + 1] = lo;
         s = hi;
     }
@@ -110,28 +142,46 @@ fn certified_round_lanes<L: MaskedLane, const N: usize>(v: &mut [L]) -> ([L; N],
 
 /// One VecSumErrBranch pass of `certified_round` on lanes (`v` unchanged), branch-free per
 /// lane, with the certificate as a mask (see the module doc).
+///
+/// The emitted terms of each lane go through a shift register: when a lane emits (a 2Sum with
+/// non-zero error, the lane not yet done), `out` moves down one slot in that lane and the sum
+/// enters at `out[N − 1]`, so after N emissions `out` holds the lane's terms in order, and
+/// one select per slot per item does the writing (instead of comparing each slot with a
+/// per-lane emission count). An emitted sum is never zero (a zero sum is exact, its error
+/// zero), so a lane has emitted N terms ("done") exactly when `out[0] ≠ 0`: the loop-carried
+/// state is the register itself, one compare from the next decision. Lanes that consume the
+/// whole list with fewer than N terms (exact results) are moved up to slot 0 at the end,
+/// only when such a lane exists (a uniform branch).
 #[inline(always)]
 fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask) {
     let len = v.len();
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let one = L::splat(<L::Scalar as FloatTerm>::ONE);
-    let n_lanes = L::splat(<L::Scalar as FloatTerm>::from_f64(N as f64));
     let mut out = [zero; N];
-    let mut j = zero;
     let mut done = zero.mask_ne(zero);
     let mut eps = v[0];
     let mut a = zero;
-    let mut k = 1usize;
+    // Items 1..N − 1 (every list has at least N + 1 items): no lane can be done before item
+    // N (each emission takes one item), so these steps need neither the done state nor the
+    // tail sum nor the exit test.
+    for &vk in &v[1..N] {
+        let (r, err) = two_sum(eps, vk);
+        let nz = err.mask_ne(zero);
+        for i in 0..N - 1 {
+            out[i] = L::select(nz, out[i + 1], out[i]);
+        }
+        out[N - 1] = L::select(nz, r, out[N - 1]);
+        eps = L::select(nz, err, r);
+    }
+    let mut k = N;
     while k < len && !done.all() {
         let (r, err) = two_sum(eps, v[k]);
         let nz = err.mask_ne(zero);
         let emit = nz.and(done.not());
-        for (i, o) in out.iter_mut().enumerate() {
-            let at = emit.and(j.mask_eq(L::splat(<L::Scalar as FloatTerm>::from_f64(i as f64))));
-            *o = L::select(at, r, *o);
+        for i in 0..N - 1 {
+            out[i] = L::select(emit, out[i + 1], out[i]);
         }
-        j = j + L::select(emit, one, zero);
-        let now_done = emit.and(j.mask_eq(n_lanes));
+        out[N - 1] = L::select(emit, r, out[N - 1]);
+        let now_done = emit.and(out[0].mask_ne(zero));
         // Done before this step: the scalar loop has stopped and sums |v[k]| into a; done
         // now: a starts at |eps| = |err|.
         a = L::select(
@@ -148,11 +198,23 @@ fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask)
         a = a + v[k].lane_abs();
         k += 1;
     }
-    // Lanes that consumed everything: the last eps, when non-zero, is term j.
-    let last = eps.mask_ne(zero).and(done.not());
-    for (i, o) in out.iter_mut().enumerate() {
-        let at = last.and(j.mask_eq(L::splat(<L::Scalar as FloatTerm>::from_f64(i as f64))));
-        *o = L::select(at, eps, *o);
+    if !done.all() {
+        // Lanes that consumed everything: the last eps, when non-zero, is the next term; then
+        // their j < N terms (in out[N − j..]) move up to out[..j], zeros after (the scalar
+        // out[j..] stay zero). Every emitted term is non-zero, so a lane is in place when
+        // out[0] ≠ 0 (or it has no term at all, and shifting zeros changes nothing).
+        let last = eps.mask_ne(zero).and(done.not());
+        for i in 0..N - 1 {
+            out[i] = L::select(last, out[i + 1], out[i]);
+        }
+        out[N - 1] = L::select(last, eps, out[N - 1]);
+        for _ in 0..N - 1 {
+            let up = out[0].mask_eq(zero).and(done.not());
+            for i in 0..N - 1 {
+                out[i] = L::select(up, out[i + 1], out[i]);
+            }
+            out[N - 1] = L::select(up, zero, out[N - 1]);
+        }
     }
     let four = L::splat(<L::Scalar as FloatTerm>::from_f64(4.0));
     let three = L::splat(<L::Scalar as FloatTerm>::from_f64(3.0));
@@ -178,10 +240,26 @@ fn settle_lanes<L: MaskedLane, const N: usize>(mut out: [L; N], naive: L) -> [L;
     out
 }
 
+/// −x term by term (a loop, not `map`: see [`and_finite`]).
+#[inline(always)]
+fn neg_lanes<L: Lane, const N: usize>(x: &[L; N]) -> [L; N] {
+    let mut r = *x;
+    for t in r.iter_mut() {
+        *t = -*t;
+    }
+    r
+}
+
 /// Mask of the lanes where every term of `x` is finite, and-ed into `m`.
 #[inline(always)]
 fn and_finite<L: MaskedLane, const N: usize>(m: L::Mask, x: &[L; N]) -> L::Mask {
-    x.iter().fold(m, |m, t| m.and(t.finite_mask()))
+    // A plain loop, no closure: a closure is compiled without the AVX-512 target feature of
+    // the caller, and its lane operations would become calls.
+    let mut m = m;
+    for t in x {
+        m = m.and(t.finite_mask());
+    }
+    m
 }
 
 /// Lane version of `Expansion::add` for N ≥ 3 (`fast_add`); the mask marks the
@@ -311,12 +389,14 @@ pub(crate) fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: 
 fn load_block<L: MaskedLane, const N: usize>(terms: &[L::Scalar], k0: usize) -> [L; N] {
     let w = L::WIDTH;
     let mut buf = [<L::Scalar as FloatTerm>::ZERO; MAX_WIDTH];
-    core::array::from_fn(|i| {
+    let mut x = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+    for (i, xi) in x.iter_mut().enumerate() {
         for l in 0..w {
             buf[l] = terms[(k0 + l) * N + i];
         }
-        L::load(&buf[..w])
-    })
+        *xi = L::load(&buf[..w]);
+    }
+    x
 }
 
 /// Stores lanes into expansions `k0 .. k0 + WIDTH` of the flat `terms`.
@@ -400,7 +480,7 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
         // x.sub(y) is x.add(−y) and x.sqr() is x.mul(x), bit for bit (accurate.rs): one
         // lane body each for add and mul keeps the compiled code small.
         let (lane_op, y) = match op {
-            AccOp::Sub => (AccOp::Add, y.map(|t| -t)),
+            AccOp::Sub => (AccOp::Add, neg_lanes(&y)),
             AccOp::Sqr => (AccOp::Mul, y),
             other => (other, y),
         };
@@ -431,7 +511,7 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
     let x2 = op_lanes(AccOp::Mul, x, x);
     let t = op_lanes(AccOp::Mul, &x2, pa);
     let u = op_lanes(AccOp::AddTerm, y, &one);
-    let nx = op_lanes(AccOp::Add, &u, &t.map(|v| -v));
+    let nx = op_lanes(AccOp::Add, &u, &neg_lanes(&t));
     let ny = op_lanes(AccOp::Mul, x, pb);
     *x = nx;
     *y = ny;
@@ -614,6 +694,7 @@ pub fn henon_iterate_accurate_batch_f64_at<const N: usize>(
 pub(crate) mod avx512 {
     use super::AccOp;
     use crate::avx512::F64x8;
+    use crate::batch::Wide;
 
     /// # Safety
     /// The CPU must support AVX-512F.
@@ -624,7 +705,7 @@ pub(crate) mod avx512 {
         ys: &[f64],
         out: &mut [f64],
     ) {
-        super::op_slices::<F64x8, N>(op, xs, ys, out)
+        super::op_slices::<Wide<F64x8, 2>, N>(op, xs, ys, out)
     }
 
     /// # Safety
@@ -637,6 +718,6 @@ pub(crate) mod avx512 {
         ys: &mut [f64],
         steps: u64,
     ) {
-        super::henon_slices::<F64x8, N>(a, b, xs, ys, steps)
+        super::henon_slices::<Wide<F64x8, 2>, N>(a, b, xs, ys, steps)
     }
 }

@@ -669,19 +669,35 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
 #[derive(Clone, Copy, Debug)]
 pub struct WideMask<M: LaneMask, const K: usize>(pub [M; K]);
 
+// Plain indexed loops, no `core::array::from_fn`: its closure is compiled without the AVX-512
+// target feature of the caller (`crate::accurate_batch::avx512`), so the lane operations inside
+// would not be inlined (measured: the AVX-512 accurate lanes ran 4x slower).
+#[allow(clippy::needless_range_loop)]
 impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
     const WIDTH: usize = K * M::WIDTH;
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        Self(core::array::from_fn(|k| self.0[k].and(o.0[k])))
+        let mut r = self.0;
+        for k in 0..K {
+            r[k] = r[k].and(o.0[k]);
+        }
+        Self(r)
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        Self(core::array::from_fn(|k| self.0[k].or(o.0[k])))
+        let mut r = self.0;
+        for k in 0..K {
+            r[k] = r[k].or(o.0[k]);
+        }
+        Self(r)
     }
     #[inline(always)]
     fn not(self) -> Self {
-        Self(core::array::from_fn(|k| self.0[k].not()))
+        let mut r = self.0;
+        for m in r.iter_mut() {
+            *m = m.not();
+        }
+        Self(r)
     }
     #[inline(always)]
     fn all(self) -> bool {
@@ -693,43 +709,83 @@ impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
     }
 }
 
+// Plain indexed loops, no `core::array::from_fn`: its closure is compiled without the AVX-512
+// target feature of the caller (`crate::accurate_batch::avx512`), so the lane operations inside
+// would not be inlined (measured: the AVX-512 accurate lanes ran 4x slower).
+#[allow(clippy::needless_range_loop)]
 impl<L: MaskedLane, const K: usize> MaskedLane for Wide<L, K> {
     type Mask = WideMask<L::Mask, K>;
     #[inline(always)]
     fn lane_abs(self) -> Self {
-        Self(core::array::from_fn(|k| self.0[k].lane_abs()))
+        let mut r = self.0;
+        for v in r.iter_mut() {
+            *v = v.lane_abs();
+        }
+        Self(r)
     }
     #[inline(always)]
     fn mask_eq(self, o: Self) -> Self::Mask {
-        WideMask(core::array::from_fn(|k| self.0[k].mask_eq(o.0[k])))
+        let mut r = [self.0[0].mask_eq(o.0[0]); K];
+        for k in 1..K {
+            r[k] = self.0[k].mask_eq(o.0[k]);
+        }
+        WideMask(r)
     }
     #[inline(always)]
     fn mask_ne(self, o: Self) -> Self::Mask {
-        WideMask(core::array::from_fn(|k| self.0[k].mask_ne(o.0[k])))
+        let mut r = [self.0[0].mask_ne(o.0[0]); K];
+        for k in 1..K {
+            r[k] = self.0[k].mask_ne(o.0[k]);
+        }
+        WideMask(r)
     }
     #[inline(always)]
     fn mask_le(self, o: Self) -> Self::Mask {
-        WideMask(core::array::from_fn(|k| self.0[k].mask_le(o.0[k])))
+        let mut r = [self.0[0].mask_le(o.0[0]); K];
+        for k in 1..K {
+            r[k] = self.0[k].mask_le(o.0[k]);
+        }
+        WideMask(r)
     }
     #[inline(always)]
     fn mask_ge(self, o: Self) -> Self::Mask {
-        WideMask(core::array::from_fn(|k| self.0[k].mask_ge(o.0[k])))
+        let mut r = [self.0[0].mask_ge(o.0[0]); K];
+        for k in 1..K {
+            r[k] = self.0[k].mask_ge(o.0[k]);
+        }
+        WideMask(r)
     }
     #[inline(always)]
     fn finite_mask(self) -> Self::Mask {
-        WideMask(core::array::from_fn(|k| self.0[k].finite_mask()))
+        let mut r = [self.0[0].finite_mask(); K];
+        for k in 1..K {
+            r[k] = self.0[k].finite_mask();
+        }
+        WideMask(r)
     }
     #[inline(always)]
     fn select(m: Self::Mask, a: Self, b: Self) -> Self {
-        Self(core::array::from_fn(|k| L::select(m.0[k], a.0[k], b.0[k])))
+        let mut r = b.0;
+        for k in 0..K {
+            r[k] = L::select(m.0[k], a.0[k], b.0[k]);
+        }
+        Self(r)
     }
     #[inline(always)]
     fn lane_ulp(self) -> Self {
-        Self(core::array::from_fn(|k| self.0[k].lane_ulp()))
+        let mut r = self.0;
+        for v in r.iter_mut() {
+            *v = v.lane_ulp();
+        }
+        Self(r)
     }
     #[inline(always)]
     fn load(src: &[L::Scalar]) -> Self {
-        Self(core::array::from_fn(|k| L::load(&src[k * L::WIDTH..])))
+        let mut r = [L::load(src); K];
+        for k in 1..K {
+            r[k] = L::load(&src[k * L::WIDTH..]);
+        }
+        Self(r)
     }
     #[inline(always)]
     fn store(self, dst: &mut [L::Scalar]) {
