@@ -193,6 +193,7 @@ pub(crate) trait FnLane: MaskedLane {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
+        exp_plan: bool,
     ) -> [Self; N];
     /// [`ln1p_core_lanes`].
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N];
@@ -212,8 +213,9 @@ impl FnLane for crate::batch::F64Lanes {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
+        exp_plan: bool,
     ) -> [Self; N] {
-        expm1_core_lanes::<Self, N>(rp, s, s_max, zero, emax)
+        expm1_core_lanes::<Self, N>(rp, s, s_max, zero, emax, exp_plan)
     }
     #[inline(never)]
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
@@ -240,8 +242,9 @@ impl FnLane for crate::avx512::F64x8 {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
+        exp_plan: bool,
     ) -> [Self; N] {
-        unsafe { avx512::expm1_core::<N>(rp, s, s_max, zero, emax) }
+        unsafe { avx512::expm1_core::<N>(rp, s, s_max, zero, emax, exp_plan) }
     }
     #[inline(always)]
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
@@ -375,8 +378,9 @@ fn horner_stage_lanes<L: FnLane, const M: usize>(
     q[..M].copy_from_slice(&qm);
 }
 
-/// The exp_m1 core (`exp_log::expm1_reduced_with` at `emax`: `EXP_EMAX` after exp's table
-/// step, −1 for the general core) on lanes, for
+/// The exp_m1 core (`exp_log::expm1_core_plan` at `emax`: `EXP_EMAX` after exp's table
+/// step, −1 for the general core; `exp_plan`: exp's own Horner plan,
+/// `exp_log::exp_horner_terms`) on lanes, for
 /// r′ = r̂·2^{−s} (`rp`), each lane's doubling count `s` (at most `s_max`), and the lanes
 /// whose r̂ is zero (`zero`: the result is r̂ itself).
 #[inline(always)]
@@ -386,6 +390,7 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
     s_max: i32,
     zero: L::Mask,
     emax: i32,
+    exp_plan: bool,
 ) -> [L; N] {
     let t_zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let (d, sig) = exp_log::cached_params::<L::Scalar>(N, emax);
@@ -400,9 +405,9 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
     ra[..N].copy_from_slice(rp);
     let mut k = d - 1;
     while k >= 1 {
-        let m = exp_log::horner_terms::<L::Scalar>(N, sig, k);
+        let m = exp_log::core_terms::<L::Scalar>(N, sig, k, exp_plan);
         let mut lo = k;
-        while lo > 1 && exp_log::horner_terms::<L::Scalar>(N, sig, lo - 1) == m {
+        while lo > 1 && exp_log::core_terms::<L::Scalar>(N, sig, lo - 1, exp_plan) == m {
             lo -= 1;
         }
         let cs = &c[lo..=k];
@@ -474,7 +479,14 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
     let rp = load_e::<L, N>(&rps[..w]);
     let t_zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let zero = load_count::<L>(&zs).mask_ne(t_zero);
-    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, zero, exp_log::EXP_EMAX);
+    let m = L::expm1_core::<N>(
+        &rp,
+        load_count::<L>(&s),
+        s_max,
+        zero,
+        exp_log::EXP_EMAX,
+        true,
+    );
     // Table step: j = 0: 1 + m; else T + T·m with T = e^{j/256}.
     let j0 = load_count::<L>(&js).mask_eq(t_zero);
     let e0 = if any_j0 {
@@ -544,7 +556,7 @@ fn expm1_small_block<L: FnLane, const N: usize>(
     let rp = load_e::<L, N>(&rps[..w]);
     let t0 = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let none = t0.mask_ne(t0);
-    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, none, -1);
+    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, none, -1, false);
     for (l, o) in out.iter_mut().enumerate() {
         *o = E::from_normalized(lane_terms(&m, l));
     }
@@ -715,7 +727,14 @@ fn expm1_table_lanes<L: FnLane, const N: usize>(y: &[L; N], active: &[bool; MAX_
     }
     let s_max = s.iter().copied().max().unwrap_or(0);
     let zero = load_count::<L>(&zs).mask_ne(L::splat(t0));
-    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, zero, exp_log::EXP_EMAX);
+    let m = L::expm1_core::<N>(
+        &rp,
+        load_count::<L>(&s),
+        s_max,
+        zero,
+        exp_log::EXP_EMAX,
+        false,
+    );
     let mut e = if any_c {
         let mut ds = [[t0; N]; MAX_WIDTH];
         let mut ts = [[t0; N]; MAX_WIDTH];
@@ -795,12 +814,12 @@ fn ln1p_core_lanes<L: FnLane, const N: usize>(w: &[L; N], live: &[bool; MAX_WIDT
         let e = expm1_table_lanes(&y, &active);
         let num = add(w, &neg_e(&e));
         let den = add_term(&e, one);
-        // The division in scalar (no lane division yet), lane by lane.
+        // The quotient in scalar (no lane division yet), lane by lane.
         let mut c = [L::splat(t0); N];
         for (l, _) in active.iter().enumerate().take(L::WIDTH).filter(|(_, &a)| a) {
             let nl = E::<L::Scalar, N>::from_normalized(lane_terms(&num, l));
             let dl = E::<L::Scalar, N>::from_normalized(lane_terms(&den, l));
-            set_lane(&mut c, l, &nl.div(&dl));
+            set_lane(&mut c, l, &exp_log::newton_quotient(&nl, &dl));
         }
         let yn = add(&y, &c);
         let mut upd = [0i32; MAX_WIDTH];
@@ -934,8 +953,15 @@ fn sin_cos_block<L: FnLane, const N: usize>(
     let mut t = one;
     for i in (0..j_max).rev() {
         let c = splat_e(&series_coef::<L::Scalar, N>(Series::SinDenInv, i));
-        let q = mul(&mul(&a2, &t), &c);
-        let next = add(&one, &neg_e(&q));
+        let next = if trig::sin_step_one_term::<L::Scalar>(N, i) {
+            // One term (`trig::sin_kernel`): 1 − (a²₀·t₀)·C₀ lane-wise in IEEE arithmetic.
+            let mut v = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+            v[0] = one[0] - (a2[0] * t[0]) * c[0];
+            v
+        } else {
+            let q = mul(&mul(&a2, &t), &c);
+            add(&one, &neg_e(&q))
+        };
         t = select_e(count_ge(jl, i + 1), &next, &t);
     }
     let mut s = mul(&a, &t);
@@ -1121,8 +1147,9 @@ mod avx512 {
         s_max: i32,
         zero: M8,
         emax: i32,
+        exp_plan: bool,
     ) -> [F64x8; N] {
-        super::expm1_core_lanes::<F64x8, N>(rp, s, s_max, zero, emax)
+        super::expm1_core_lanes::<F64x8, N>(rp, s, s_max, zero, emax, exp_plan)
     }
 
     /// # Safety

@@ -122,7 +122,8 @@ pub fn two_over_pi() -> [u64; 48] {
 ///   and with `EXP_EMAX`);
 /// - `SIN_K`, `SIN_J`: the sine kernel's triple-angle steps and Taylor steps;
 /// - `ATAN_H`, `ATAN_J`: atan's halvings and series steps;
-/// - `CONST`: [EXP_EMAX, EXP_TABLE_J, MAX_NEWTON, W_MAX, TABLE_TERMS] (one each).
+/// - `CONST`: [EXP_EMAX, EXP_TABLE_J, MAX_NEWTON, W_MAX, TABLE_TERMS, EXP_DD_F64_FROM,
+///   SIN_DD_F64_FROM, ATAN_DD_F64_FROM] (one each).
 pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
     let p = T::PRECISION;
     let per_n = |f: &dyn Fn(usize) -> i64| -> Vec<i64> { (1..=8).map(f).collect() };
@@ -156,6 +157,9 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
                 super::exp_log::MAX_NEWTON as i64,
                 super::trig::trig_reduce::W_MAX as i64,
                 TABLE_TERMS as i64,
+                super::exp_log::EXP_DD_F64_FROM as i64,
+                super::trig::SIN_DD_F64_FROM as i64,
+                super::trig::ATAN_DD_F64_FROM as i64,
             ],
         ),
     ]

@@ -104,7 +104,17 @@
 //! lg(1.01(2u)^{M_k})) (the cut term only where M_k < N). Each such error is at most
 //! 2^{−(k−1)−4} of a full-precision one after weighting, so the bound grows by a few percent
 //! while the high-order steps cost a fraction (e.g. f64 N = 4, exp: steps 1–7 at 4 terms,
-//! 8–14 at 3, 15–17 at 2).
+//! 8–14 at 3, 15–17 at 2). The recurrence holds for *any* plan with 1 ≤ M_{k+1} ≤ M_k ≤ N
+//! (nothing above used the rule for M_k), and [`error_bound`] replays it with the plan the
+//! code runs.
+//! *exp's own plan* (f64, N = 2; `exp_horner_terms`): exp weights the core's error by
+//! |m|/(1 + m) ≤ 0.0040 (below), so it runs steps k ≥ 6 (`EXP_DD_F64_FROM`) at one term
+//! (plain f64 Horner of the high-order part; the general rule starts at k = 8) and steps
+//! 5..1 at two: d = 10, σ_N = 9 (η ≤ 2^−9(1 + 4u)), ω ≤ 2^−9.99, so the f64 steps add about
+//! ω⁵·4u ≤ 2^−101 to S of the core, 2^−109 after exp's weighting: exp's bound at f64 N = 2
+//! goes from 4.08u² to 4.09u² (the general plan stays for exp_m1 and for ln's Newton steps,
+//! which take the core's error unweighted). The straight-line `expm1_exp_dd` runs both
+//! plans at (f64, N = 2) operation for operation as the generic loop.
 //!
 //! *Doubling* (exp_m1 form, to keep relative accuracy near 0): m_{j+1} = m_j·(m_j + 2),
 //! since e^{2a} − 1 = (e^a − 1)(e^a + 1). If m̂_j = m_j(1 + θ_j), then
@@ -114,7 +124,8 @@
 //! (e_r,max = −1 since |r̂₀| < 1/2). The τ_j sum to at most 2^{−σ_N}·2^{s}: the doublings
 //! amplify earlier errors by at most e^{|r|} in total and each adds lg(α) + lg(μ).
 //!
-//! *exp.* e^x = 2^k·e^{j/256}·e^{r}. j = 0: 1 + m̂ by add_term (α), the error of m̂ weighted
+//! *exp.* e^x = 2^k·e^{j/256}·e^{r}, m̂ the core on r̂ with exp's own Horner plan (S_s
+//! replayed with that plan, above). j = 0: 1 + m̂ by add_term (α), the error of m̂ weighted
 //! by |m|/(1 + m) ≤ 0.0040: ex(Δ_r + lg(α) + 0.0040·ex(S_s)). j ≠ 0: T = the first N
 //! terms of the greedy 8-term table of e^{j/256} ([`super::constants::exp_j256`], relative
 //! error ≤ u^N(1 + u) as for F_d), then T + T·m̂ (mul μ, add α): the product's error
@@ -162,6 +173,12 @@
 //! (the exp_m1 bound, |y_b| < 1/2), g = E/(1 + E) = 1 − e^{−y_b} (|g| ≤ 1.2|y_b|):
 //! ĉ = (c − gθ_E)(1 + a₁)(1 + a₃)/((1 + gθ_E)(1 + a₂)) (sub, div, add), so
 //! |ĉ − c| ≤ 1.2|y_b|δ_E(1 + κ) + |c|κ with κ = ex(lg α + lg α + lg δ + lg(1.2·0.36·δ_E)).
+//! At (f64, N = 2) the division is the IEEE quotient of the leading terms of the computed
+//! numerator and denominator (`newton_quotient`; c is then one term): the leading term of a
+//! normalised double-word v is v(1 + t) with |t| ≤ u/(1 − u) (|lo| ≤ ½ulp(hi) ≤ u|hi|),
+//! and the quotient rounds once, so lg δ is replaced by 3·lg(u/(1 − u)): κ ≈ 3u instead of
+//! ≈ 3u², which |c| ≤ c_r|y_b| (c_r ≈ 2^{−h}, h = 51) turns into about 12u² more in the
+//! relative bound (ln f64 N = 2: 102u² → 114u²) for one long division less per step.
 //! Exact Newton: y_b + c = y* + ν with ε = y_b − y*, 0 ≤ ν = e^{−ε} − 1 + ε ≤ ε²e^{|ε|}/2.
 //! The check gives |c| ≤ c_r|y_b| with c_r = (2^{−h}(1 + 4u) + 1.2δ_E(1 + κ))/(1 − κ),
 //! |ε| = |ln(1 + c)| ≤ ε_r|y_b|, ε_r = c_r/(1 − c_r), and |y*| ≥ |y_b|(1 − ε_r); so the
@@ -356,9 +373,25 @@ pub(crate) fn expm1_reduced<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N
 
 /// As [`expm1_reduced`] for ilogb(r₀) + 1 ≤ `emax` (−1 or [`EXP_EMAX`]).
 fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E<T, N> {
+    expm1_core_plan(r, emax, false)
+}
+
+/// The core with the Horner plan [`core_terms`]`(…, exp_plan)`.
+fn expm1_core_plan<T: FloatTerm, const N: usize>(
+    r: &E<T, N>,
+    emax: i32,
+    exp_plan: bool,
+) -> E<T, N> {
     let r0 = hi(r);
     if r0 == 0.0 {
         return *r;
+    }
+    if N == 2 && T::PRECISION == 53 && emax == EXP_EMAX {
+        return if exp_plan {
+            expm1_exp_dd::<T, N, EXP_DD_F64_FROM>(r, r0)
+        } else {
+            expm1_exp_dd::<T, N, 8>(r, r0)
+        };
     }
     let (d, sig) = cached_params::<T>(N, emax);
     let s = doublings(sig, r0);
@@ -376,9 +409,9 @@ fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E
     ra[..N].copy_from_slice(rp.terms());
     let mut k = d - 1;
     while k >= 1 {
-        let m = horner_terms::<T>(N, sig, k);
+        let m = core_terms::<T>(N, sig, k, exp_plan);
         let mut lo = k;
-        while lo > 1 && horner_terms::<T>(N, sig, lo - 1) == m {
+        while lo > 1 && core_terms::<T>(N, sig, lo - 1, exp_plan) == m {
             lo -= 1;
         }
         let cs = &c[lo..=k];
@@ -399,6 +432,78 @@ fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E
     let q = E::<T, N>::from_normalized(qt);
     // ·(1/d!) from the table (a multiplication instead of a long division).
     let mut m = fast2::mul(&fast2::mul(&q, &rp), &inv_fact::<T, N>(d));
+    let two = T::from_f64(2.0);
+    for _ in 0..s {
+        m = fast2::mul(&m, &fast2::add_dominant_term(&m, two));
+    }
+    m
+}
+
+/// First Horner step of exp's own core at (f64, N = 2) that runs at one term
+/// ([`exp_horner_terms`]; module doc, "exp").
+pub(crate) const EXP_DD_F64_FROM: usize = 6;
+
+/// M_k of Horner step k of the core as exp calls it ([`exp_scaled`]; module doc, "exp"): at
+/// (f64, N = 2) steps k ≥ [`EXP_DD_F64_FROM`] at one term, the others at two (exp weights
+/// the core's error by |m|/(1 + m) ≤ 0.0040, so plain f64 suffices earlier than for the
+/// unweighted core); otherwise [`horner_terms`].
+pub(crate) fn exp_horner_terms<T: FloatTerm>(n: usize, sig: i32, k: usize) -> usize {
+    if n == 2 && T::PRECISION == 53 {
+        if k >= EXP_DD_F64_FROM {
+            1
+        } else {
+            2
+        }
+    } else {
+        horner_terms::<T>(n, sig, k)
+    }
+}
+
+/// M_k of the core: exp's plan ([`exp_horner_terms`]) or the general one ([`horner_terms`]).
+#[inline]
+pub(crate) fn core_terms<T: FloatTerm>(n: usize, sig: i32, k: usize, exp_plan: bool) -> usize {
+    if exp_plan {
+        exp_horner_terms::<T>(n, sig, k)
+    } else {
+        horner_terms::<T>(n, sig, k)
+    }
+}
+
+/// The core at (f64, N = 2, [`EXP_EMAX`]) as straight-line code: the same operations in the
+/// same order as the generic loop of [`expm1_core_plan`] (d = 10, σ_N = 9; Horner steps
+/// k ≥ `F` at one term, the others at two: `F` = 8 is [`horner_terms`], `F` =
+/// [`EXP_DD_F64_FROM`] is [`exp_horner_terms`]), so the same bits, without the generic loops
+/// and tables.
+#[inline(always)]
+fn expm1_exp_dd<T: FloatTerm, const N: usize, const F: usize>(r: &E<T, N>, r0: f64) -> E<T, N> {
+    const SIG: i32 = 9;
+    const D: usize = 10;
+    // c_k = 10!/k! for k = 9, …, 1.
+    const C: [f64; 9] = [
+        10.0, 90.0, 720.0, 5040.0, 30240.0, 151200.0, 604800.0, 1814400.0, 3628800.0,
+    ];
+    debug_assert_eq!(cached_params::<T>(N, EXP_EMAX), (D, SIG));
+    let s = doublings(SIG, r0);
+    let rp = if s == 0 { *r } else { r.ldexp(-s) };
+    let t = rp.terms();
+    // Steps 9, …, F at one term (IEEE operations: the N = 1 tier); q_10 = 1.
+    let mut q1 = T::ONE;
+    for &ck in &C[..D - F] {
+        q1 = q1 * t[0] + T::from_f64(ck);
+    }
+    // Steps F − 1, …, 1 at two terms; r′ cut to a normalised double-word by Fast2Sum.
+    let (h, l) = fast_two_sum(t[0], t[1]);
+    let mut rt = [T::ZERO; N];
+    rt[0] = h;
+    rt[1] = l;
+    let r2 = E::<T, N>::from_normalized(rt);
+    let mut qt = [T::ZERO; N];
+    qt[0] = q1;
+    let mut q = E::<T, N>::from_normalized(qt);
+    for &ck in &C[D - F..] {
+        q = fast2::add_dominant_term(&fast2::mul(&q, &r2), T::from_f64(ck));
+    }
+    let mut m = fast2::mul(&fast2::mul(&q, &rp), &inv_fact::<T, N>(D));
     let two = T::from_f64(2.0);
     for _ in 0..s {
         m = fast2::mul(&m, &fast2::add_dominant_term(&m, two));
@@ -509,7 +614,7 @@ fn exp_limits<T: FloatTerm>() -> (f64, f64) {
 /// e^x·2^{shift} for finite x with x₀ inside the thresholds: reduction, core, exact scaling.
 pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
     let (k, j, r) = exp_reduce(x);
-    let m = expm1_reduced_with(&r, EXP_EMAX);
+    let m = expm1_core_plan(&r, EXP_EMAX, true);
     let t = exp_j256::<T, N>(j);
     let e = if j == 0 {
         fast2::add_dominant_term(&m, T::ONE)
@@ -636,7 +741,7 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
     let h = newton_h::<T>(N);
     for _ in 0..MAX_NEWTON {
         let e = expm1_table(&y);
-        let c = fast2::div(&fast2::sub(w, &e), &fast2::add_dominant_term(&e, T::ONE));
+        let c = newton_quotient(&fast2::sub(w, &e), &fast2::add_dominant_term(&e, T::ONE));
         let yb = hi(&y);
         y = fast2::add(&y, &c);
         let c0 = hi(&c);
@@ -648,6 +753,21 @@ pub(crate) fn ln1p_core<T: FloatTerm, const N: usize>(w: &E<T, N>) -> E<T, N> {
         }
     }
     y
+}
+
+/// The Newton correction c = num/den of the ln_1p core: at (f64, N = 2) the IEEE quotient
+/// of the leading terms (c is below 2^−h|y| when the step is accepted, so its own relative
+/// accuracy of about 3u suffices; module doc, "ln_1p core"), elsewhere the accurate
+/// division.
+#[inline(always)]
+pub(crate) fn newton_quotient<T: FloatTerm, const N: usize>(
+    num: &E<T, N>,
+    den: &E<T, N>,
+) -> E<T, N> {
+    if N == 2 && T::PRECISION == 53 {
+        return E::from_term(num.hi() / den.hi());
+    }
+    fast2::div(num, den)
 }
 
 /// e^y − 1 for the Newton steps of ln_1p by exp's table step (module doc): j = round(256y₀);
@@ -1125,6 +1245,11 @@ pub(crate) fn expm1_core_log<T: FloatTerm>(t: &Tier) -> f64 {
 
 /// As [`expm1_core_log`] for ilogb(r̂₀) + 1 ≤ `emax` (at most σ_N + emax doublings).
 fn expm1_core_log_with<T: FloatTerm>(t: &Tier, emax: i32) -> f64 {
+    expm1_core_log_plan::<T>(t, emax, false)
+}
+
+/// As [`expm1_core_log_with`] with the Horner plan [`core_terms`]`(…, exp_plan)`.
+fn expm1_core_log_plan<T: FloatTerm>(t: &Tier, emax: i32, exp_plan: bool) -> f64 {
     let (d, sig) = cached_params::<T>(t.n, emax);
     let eta = p2(-sig) * (1.0 + 4.0 * t.u);
     // Truncation.
@@ -1140,7 +1265,7 @@ fn expm1_core_log_with<T: FloatTerm>(t: &Tier, emax: i32) -> f64 {
     for k in (1..d).rev() {
         // Step k at M_k terms: its add and mul, and r′ cut to M_k terms (the tail of an
         // ulp-nonoverlapping expansion after M terms is below (2u)^M/(1 − 2u) of the lead).
-        let m = horner_terms::<T>(t.n, sig, k);
+        let m = core_terms::<T>(t.n, sig, k, exp_plan);
         let cut = if m < t.n {
             1.01 * (2.0 * t.u).powi(m as i32)
         } else {
@@ -1178,7 +1303,7 @@ fn ln2_trunc<T: FloatTerm>(t: &Tier) -> f64 {
 pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
     // j = 0: r̂ = x − k·ln 2 rounded once, |r| < 2^−8, and 1 + m̂ by add_term.
     let dr0 = 0.0040 * t.r + ln2_trunc::<T>(t);
-    let core = ex(expm1_core_log_with::<T>(t, EXP_EMAX));
+    let core = ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true));
     let j0 = dr0 + lg(t.a) + 0.0040 * core;
     // j ≠ 0: r̂₂ rounded once (|r₂| ≤ 0.00197), the table (u^N(1 + u)), T·m̂ (μ) weighted by
     // |m|/(1 + m) ≤ 0.00198, the add (α).
@@ -1201,7 +1326,14 @@ pub(crate) fn ln1p_core_log<T: FloatTerm>(t: &Tier) -> f64 {
         .max(expm1_table_rel::<T>(t))
         .max(p2(-t.p - 4) * 1.02);
     let h = newton_h::<T>(t.n);
-    let kappa = ex(2.0 * lg(t.a) + lg(t.d) + lg(1.2 * 0.36 * de));
+    // The quotient: the accurate division, or at (f64, N = 2) the IEEE quotient of the
+    // leading terms (two cuts to one term and one rounding, each ≤ u/(1 − u)).
+    let quot = if t.n == 2 && T::PRECISION == 53 {
+        3.0 * lg(t.u / (1.0 - t.u))
+    } else {
+        lg(t.d)
+    };
+    let kappa = ex(2.0 * lg(t.a) + quot + lg(1.2 * 0.36 * de));
     let cr = (p2(-h) * (1.0 + 4.0 * t.u) + 1.2 * de * (1.0 + kappa)) / (1.0 - kappa);
     let er = cr / (1.0 - cr);
     let rest = (0.18 * er * er * 1.01 + 1.2 * de * (1.0 + kappa) + cr * kappa) / (1.0 - er);

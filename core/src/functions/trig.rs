@@ -48,7 +48,14 @@
 //!    ≤ q_j/(1 − q_j),
 //!    η_j ≤ (q_j E_j/(1 − q_j)) ⊕ δ_add. So ŝ₀ = sin(a₀)(1 + σ₀), σ₀ ≤ η₀ ⊕ δ_mul ⊕ τ. The
 //!    bound is evaluated at a = a_b and J = J_max; it increases with a and with J, so it
-//!    covers every run-time choice.
+//!    covers every run-time choice. *One-term steps* (f64, N = 2: j ≥ 4,
+//!    `SIN_DD_F64_FROM`, `sin_step_one_term`): t_j = 1 − (a²₀·t_{j+1})·C_{j,0} in IEEE
+//!    arithmetic (t_{j+1} is then one term, exactly; the first two-term step takes (t, 0)):
+//!    the same recurrence with E_j = η_{j+1} ⊕ u/(1 − u) ⊕ u ⊕ u ⊕ u(1 + u) (a² cut to its
+//!    leading term, two products, the coefficient's leading term) and δ_add → u. Such an
+//!    error reaches t₀ with weight ≤ Π_{i<4} q_i/(1 − q_i) ≈ 2^−59.3 (a_b = 0.0291; the
+//!    bound at f64 N = 2 goes from 66.86u² to 66.87u²), while those steps cost a few flops
+//!    instead of two double-word products and a sum each.
 //! 4. *Tripling*: s_{i+1} = s_i(3 − 4s_i²) (exact identity sin 3a = sin a(3 − 4 sin² a)),
 //!    computed by sqr, exact scaling by −4, add_term(3), mul. With ŝ_i = s_i(1 + σ_i),
 //!    ŝ_i² = s_i²(1 + E), E ≤ σ_i ⊕ σ_i ⊕ δ_mul, and 3 − 4s²(1 + E) = (3 − 4s²)(1 − hE),
@@ -81,6 +88,12 @@
 //! decreasing, truncation ≤ z^{2J+2}/(2J+3)/(1 − z²/3) ≤ τ; rounding as for sin with
 //! q_j = z²(2j+1)/(2j+3) and E_j = η_{j+1} ⊕ δ_mul ⊕ δ_mul ⊕ δ_mul ⊕ δ_c, evaluated at
 //! z_b = 1.002·z_lim. So atan_unit has relative error A ≤ Πθ ⊕ η₀ ⊕ δ_mul ⊕ τ.
+//! *One-term steps* (f64, N = 2: j ≥ 8, `ATAN_DD_F64_FROM`, `atan_step_one_term`): t_j =
+//! 1 − (z²₀·t_{j+1})·R_{j,0} in IEEE arithmetic, with the one-term E_j and δ_add → u of sin
+//! (step 3 above); with h_max = 3 (z_b = 0.0987, q_j ≤ 0.0098) such an error reaches t₀
+//! with weight ≤ Π_{i<8} q_i/(1 − q_i) ≈ 2^−57.5 (the bound at f64 N = 2 goes from
+//! 53.98u² to 54.02u²), while those steps cost a few flops instead of two double-word
+//! products and a sum each.
 //!
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
 //! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
@@ -143,6 +156,28 @@ use crate::float::FloatTerm;
 #[path = "trig_reduce.rs"]
 pub(crate) mod trig_reduce;
 
+/// First Horner step of the sine series that runs at one term at (f64, N = 2)
+/// ([`sin_step_one_term`]; module doc, step 3).
+pub(crate) const SIN_DD_F64_FROM: usize = 4;
+
+/// True when Horner step j of the sine series at N terms of T runs at one term (plain f64):
+/// j ≥ [`SIN_DD_F64_FROM`] at (f64, N = 2).
+#[inline]
+pub(crate) fn sin_step_one_term<T: FloatTerm>(n: usize, j: usize) -> bool {
+    n == 2 && T::PRECISION == 53 && j >= SIN_DD_F64_FROM
+}
+
+/// First Horner step of the arctangent series that runs at one term at (f64, N = 2)
+/// ([`atan_step_one_term`]; module doc, "atan").
+pub(crate) const ATAN_DD_F64_FROM: usize = 8;
+
+/// True when Horner step j of the arctangent series at N terms of T runs at one term
+/// (plain f64): j ≥ [`ATAN_DD_F64_FROM`] at (f64, N = 2).
+#[inline]
+pub(crate) fn atan_step_one_term<T: FloatTerm>(n: usize, j: usize) -> bool {
+    n == 2 && T::PRECISION == 53 && j >= ATAN_DD_F64_FROM
+}
+
 /// Upper bound of |r| after reduction: π/4·(1 + 2^−20) < R_MAX.
 pub(crate) const R_MAX: f64 = 0.785_399;
 /// Most triple-angle steps (3^12 < 2^24 is exact in f32).
@@ -189,6 +224,74 @@ fn atan_steps(z: f64, tau: f64) -> usize {
     }
     60
 }
+
+/// `steps(a, τ)` ([`sin_steps`] or [`atan_steps`]) capped at `cap`, from thresholds: both
+/// compute t_j(a) by rounded operations that are non-decreasing in a ≥ 0 (squares,
+/// quotients by a decreasing positive denominator, products of non-negative factors) and
+/// non-increasing in j (each step multiplies by a rounded factor ≤ 1), both for 0 ≤ a ≤ 1,
+/// so there "t_j(a)·1.01 ≤ τ" holds exactly for a ≤ A_j (A_j the largest such f64, found
+/// once by bisection on the bits of a ∈ [0, 1]) and from the first such j on:
+/// steps(a).min(cap) = #{j < cap : a > A_j}, the same integer without the per-call loop of
+/// divisions. The callers' a (sin: ≤ 0.786; atan: z ≤ 1 times 1 + 2^−19) stay in [0, 1]
+/// except atan's z ∈ (1, 1 + 2^−19], where steps(a) ≥ steps(1) ≥ cap (the series at z ≈ 1
+/// needs far more than cap steps) and the count is cap as well (debug builds check every
+/// call against the loop).
+fn steps_by_thresholds(thresholds: &[f64], a: f64) -> usize {
+    thresholds.iter().filter(|&&t| a > t).count()
+}
+
+/// The thresholds A_j (j < cap) of [`steps_by_thresholds`] for `steps` at τ.
+fn step_thresholds(steps: fn(f64, f64) -> usize, tau: f64, cap: usize) -> Vec<f64> {
+    (0..cap)
+        .map(|j| {
+            // Largest a in [0, 1] (as bits) with steps(a) ≤ j; −∞ when none.
+            let ok = |b: u64| steps(f64::from_bits(b), tau) <= j;
+            if !ok(0) {
+                return f64::NEG_INFINITY;
+            }
+            let (mut lo, mut hi) = (0u64, 1.0f64.to_bits());
+            if ok(hi) {
+                return 1.0;
+            }
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if ok(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            f64::from_bits(lo)
+        })
+        .collect()
+}
+
+/// Cached thresholds of [`sin_steps`] (`atan` false) or [`atan_steps`] (true) at the
+/// truncation target of (p, N), for j below the plan's J_max.
+fn cached_thresholds(atan: bool, p: u32, n: usize) -> &'static [f64] {
+    type Table = [[Vec<f64>; crate::expansion::MAX_TERMS]; 4];
+    static CELL: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let t = CELL.get_or_init(|| {
+        core::array::from_fn(|i| {
+            let p = if i & 1 == 1 { 53 } else { 24 };
+            core::array::from_fn(|k| {
+                let n = k + 1;
+                let tau = trunc_target(p, n);
+                if i & 2 == 2 {
+                    step_thresholds(atan_steps, tau, atan_plan(p, n).1)
+                } else {
+                    step_thresholds(sin_steps, tau, sin_plan(p, n).1)
+                }
+            })
+        })
+    });
+    &t[usize::from(p == 53) + if atan { 2 } else { 0 }][n.clamp(1, crate::expansion::MAX_TERMS) - 1]
+}
+
+/// 3^k for k ≤ 12 (exact in f64, as `3f64.powi(k)` returns).
+const POW3: [f64; 13] = [
+    1.0, 3.0, 9.0, 27.0, 81.0, 243.0, 729.0, 2187.0, 6561.0, 19683.0, 59049.0, 177147.0, 531441.0,
+];
 
 /// Plans per (term type, N), computed once: index [f32 = 0 / f64 = 1][N − 1].
 type Plans = [[(usize, usize); crate::expansion::MAX_TERMS]; 2];
@@ -328,10 +431,20 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
     let (k_max, j_max) = sin_plan(T::PRECISION, n);
     let a = sin_a_bound(k_max);
     let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-    let qs = (0..j_max)
-        .rev()
-        .map(|j| a * a / ((2 * j + 2) * (2 * j + 3)) as f64);
-    let eta = horner_bound(qs, step, o.add);
+    // A one-term step (module doc, step 3): a² cut to its leading term (u/(1 − u)), two
+    // IEEE products (u each), the coefficient's leading term (u(1 + u)), then 1 − q (u).
+    let u = T::UNIT_ROUNDOFF;
+    let step1 = cat(cat(u / (1.0 - u), cat(u, u)), u * (1.0 + u));
+    let mut eta = 0.0;
+    for j in (0..j_max).rev() {
+        let q = a * a / ((2 * j + 2) * (2 * j + 3)) as f64;
+        let (e_step, add) = if sin_step_one_term::<T>(n, j) {
+            (step1, u)
+        } else {
+            (step, o.add)
+        };
+        eta = horner_bound(core::iter::once(q), cat(eta, e_step), add);
+    }
     let mut sigma = cat(cat(eta, o.mul), trunc_target(T::PRECISION, n));
     for i in 0..k_max {
         let s = (a * 3f64.powi(i as i32)).min(1.0);
@@ -361,10 +474,19 @@ fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
     }
     let z = 1.002 * atan_z_lim(h_max);
     let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-    let qs = (0..j_max)
-        .rev()
-        .map(|j| z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64);
-    let eta = horner_bound(qs, step, o.add);
+    // One-term steps as for sin (module doc).
+    let u = T::UNIT_ROUNDOFF;
+    let step1 = cat(cat(u / (1.0 - u), cat(u, u)), u * (1.0 + u));
+    let mut eta = 0.0;
+    for j in (0..j_max).rev() {
+        let q = z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64;
+        let (e_step, add) = if atan_step_one_term::<T>(n, j) {
+            (step1, u)
+        } else {
+            (step, o.add)
+        };
+        eta = horner_bound(core::iter::once(q), cat(eta, e_step), add);
+    }
     cat(total, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
 }
 
@@ -465,6 +587,14 @@ fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T,
     let a2 = fast2::sqr(&a);
     let mut t = one;
     for i in (0..j).rev() {
+        if sin_step_one_term::<T>(N, i) {
+            // One term (module doc, step 3): t = 1 − (a²₀·t₀)·C_{i,0} in IEEE arithmetic.
+            let c = series_coef::<T, N>(Series::SinDenInv, i).hi();
+            let mut v = [T::ZERO; N];
+            v[0] = T::ONE - (a2.hi() * t.hi()) * c;
+            t = Expansion::from_normalized(v);
+            continue;
+        }
         // ·1/((2i+2)(2i+3)) from the table: a multiplication instead of a long division.
         let q = fast2::mul(
             &fast2::mul(&a2, &t),
@@ -485,7 +615,7 @@ fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T,
 /// of triple-angle steps and of Horner steps.
 pub(crate) fn sin_kernel_plan<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> (usize, usize) {
     let (k_max, j_max) = sin_plan(T::PRECISION, N);
-    let a_lim = R_MAX / 3f64.powi(k_max as i32);
+    let a_lim = R_MAX / POW3[k_max.min(K_CAP)];
     let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
     let r0 = r.hi().to_f64().abs() * margin;
     let mut k = 0;
@@ -495,7 +625,11 @@ pub(crate) fn sin_kernel_plan<T: FloatTerm, const N: usize>(r: &Expansion<T, N>)
         scale *= 3.0;
     }
     let a_est = r0 / scale * margin;
-    let j = sin_steps(a_est, trunc_target(T::PRECISION, N)).min(j_max);
+    let j = steps_by_thresholds(cached_thresholds(false, T::PRECISION, N), a_est);
+    debug_assert_eq!(
+        j,
+        sin_steps(a_est, trunc_target(T::PRECISION, N)).min(j_max)
+    );
     (k, j)
 }
 
@@ -524,10 +658,22 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
         h += 1;
     }
     let z_est = z.hi().to_f64() * margin * margin;
-    let j = atan_steps(z_est, trunc_target(T::PRECISION, N)).min(j_max);
+    let j = steps_by_thresholds(cached_thresholds(true, T::PRECISION, N), z_est);
+    debug_assert_eq!(
+        j,
+        atan_steps(z_est, trunc_target(T::PRECISION, N)).min(j_max)
+    );
     let z2 = fast2::sqr(&z);
     let mut t = Expansion::<T, N>::one();
     for i in (0..j).rev() {
+        if atan_step_one_term::<T>(N, i) {
+            // One term (module doc, "atan"): t = 1 − (z²₀·t₀)·R_{i,0} in IEEE arithmetic.
+            let c = series_coef::<T, N>(Series::AtanRatio, i).hi();
+            let mut v = [T::ZERO; N];
+            v[0] = one - (z2.hi() * t.hi()) * c;
+            t = Expansion::from_normalized(v);
+            continue;
+        }
         // ·(2i+1)/(2i+3) from the table: one multiplication instead of mul_term and div.
         let q = fast2::mul(
             &fast2::mul(&z2, &t),

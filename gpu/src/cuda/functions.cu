@@ -206,7 +206,9 @@ __device__ __forceinline__ void el_params(int n, int emax, int &d, int &sig) {
     }
 }
 
-__device__ __forceinline__ int el_horner_terms(int n, int sig, int k) {
+__device__ __forceinline__ int el_horner_terms(int n, int sig, int k, bool exp_plan) {
+    // exp's own plan at (f64, N = 2) (exp_log.rs `exp_horner_terms`).
+    if (exp_plan && n == 2 && T_PREC == 53) return k >= FP_EXP_DD_F64_FROM ? 1 : 2;
     int a = (k - 1) * sig - 4;
     int drop = (a > 0 ? a : 0) / (T_PREC - 1);
     int m = n - drop;
@@ -233,8 +235,8 @@ template <int MM> __device__ __noinline__ void el_horner_stage(T *q, const T *rp
 }
 
 // e^r - 1 for ilogb(r0) + 1 <= emax (-1 or FP_EXP_EMAX): Taylor polynomial of r*2^-s, then s
-// doublings m <- m(m + 2).
-template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &r, int emax) {
+// doublings m <- m(m + 2); exp_plan: exp's own Horner plan (exp_log.rs `expm1_core_plan`).
+template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &r, int emax, bool exp_plan = false) {
     double r0 = fn_hi(r);
     if (r0 == 0.0) return r;
     int d, sig;
@@ -256,9 +258,9 @@ template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &
     for (int k = 0; k < M; ++k) ra[k] = rp.t[k];
     int k = d - 1;
     while (k >= 1) {
-        int m = el_horner_terms(M, sig, k);
+        int m = el_horner_terms(M, sig, k, exp_plan);
         int lo = k;
-        while (lo > 1 && el_horner_terms(M, sig, lo - 1) == m) lo -= 1;
+        while (lo > 1 && el_horner_terms(M, sig, lo - 1, exp_plan) == m) lo -= 1;
         const double *cs = c + lo;
         int cnt = k - lo + 1;
         switch (m) {
@@ -370,7 +372,7 @@ template <int M> __device__ __noinline__ X<M> el_exp_scaled(const X<M> &x, int s
     if (j < -FP_EXP_TABLE_J) j = -FP_EXP_TABLE_J;
     if (j > FP_EXP_TABLE_J) j = FP_EXP_TABLE_J;
     X<M> r = el_sub_k_ln2_j<M>(x, k, j);
-    X<M> m = el_expm1_reduced_with<M>(r, FP_EXP_EMAX);
+    X<M> m = el_expm1_reduced_with<M>(r, FP_EXP_EMAX, true);
     X<M> e;
     if (j == 0) {
         e = ac_add_term<M>(m, T(1));
@@ -471,6 +473,15 @@ template <int N> __device__ X<N> el_ln1p_seed(const X<N> &w) {
 }
 
 // ln(1 + w) for 1 + w in [0.707, 1.415]: Newton on exp_m1 with the run-time convergence check.
+// The Newton correction num/den of the ln_1p core (exp_log.rs `newton_quotient`): at
+// (double, M = 2) the IEEE quotient of the leading terms, else the accurate division.
+template <int M> __device__ __forceinline__ X<M> el_newton_quotient(const X<M> &num, const X<M> &den) {
+    if constexpr (M == 2) {
+        if (T_PREC == 53) return x_from<M>(num.t[0] / den.t[0]);
+    }
+    return ac_div<M>(num, den);
+}
+
 template <int M> __device__ __noinline__ X<M> el_ln1p_core(const X<M> &w) {
     int pn = T_PREC * M;
     if (x_is_zero(w) || fn_below_pow2(w, -(pn + 3))) return w;
@@ -478,7 +489,7 @@ template <int M> __device__ __noinline__ X<M> el_ln1p_core(const X<M> &w) {
     int h = el_newton_h(M);
     for (int it = 0; it < FP_MAX_NEWTON; ++it) {
         X<M> e = el_expm1_table<M>(y);
-        X<M> c = ac_div<M>(ac_sub<M>(w, e), ac_add_term<M>(e, T(1)));
+        X<M> c = el_newton_quotient<M>(ac_sub<M>(w, e), ac_add_term<M>(e, T(1)));
         double yb = fn_hi(y);
         y = ac_add<M>(y, c);
         double c0 = fn_hi(c);
@@ -1056,7 +1067,15 @@ template <int M> __device__ __noinline__ X<M> tr_sin_kernel(const X<M> &r) {
     if (j > j_max) j = j_max;
     X<M> a2 = ac_sqr<M>(a);
     X<M> t = one;
-    for (int i = j - 1; i >= 0; --i) t = ac_sub<M>(one, ac_mul<M>(ac_mul<M>(a2, t), tr_series<M>(FT_SIN_DEN_INV, i)));
+    for (int i = j - 1; i >= 0; --i) {
+        if (M == 2 && T_PREC == 53 && i >= FP_SIN_DD_F64_FROM) {
+            // One term (trig.rs `sin_step_one_term`): 1 - (a2_0 * t_0) * C_0 in IEEE arithmetic.
+            T c = tr_series<M>(FT_SIN_DEN_INV, i).t[0];
+            t = x_from<M>(T(1) - (a2.t[0] * t.t[0]) * c);
+            continue;
+        }
+        t = ac_sub<M>(one, ac_mul<M>(ac_mul<M>(a2, t), tr_series<M>(FT_SIN_DEN_INV, i)));
+    }
     X<M> s = ac_mul<M>(a, t);
     const T three = T(3);
     for (int i = 0; i < k; ++i) {
@@ -1090,6 +1109,12 @@ template <int M> __device__ __noinline__ X<M> tr_atan_unit(const X<M> &z0) {
     X<M> z2 = ac_sqr<M>(z);
     X<M> t = x_one<M>();
     for (int i = j - 1; i >= 0; --i) {
+        if (M == 2 && T_PREC == 53 && i >= FP_ATAN_DD_F64_FROM) {
+            // One term (trig.rs `atan_step_one_term`): 1 - (z2_0 * t_0) * R_0 in IEEE arithmetic.
+            T c = tr_series<M>(FT_ATAN_RATIO, i).t[0];
+            t = x_from<M>(T(1) - (z2.t[0] * t.t[0]) * c);
+            continue;
+        }
         X<M> q = ac_mul<M>(ac_mul<M>(z2, t), tr_series<M>(FT_ATAN_RATIO, i));
         t = ac_sub<M>(x_one<M>(), q);
     }
