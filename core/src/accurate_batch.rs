@@ -63,6 +63,11 @@
 use crate::batch::{Lane, LaneMask, MaskedLane, SimdLevel, SimdUnavailable};
 use crate::eft::two_sum;
 use crate::expansion::Expansion;
+// VecSum's 2Sum below: `two_sum` bit for bit, with the two error subtractions (off the chain
+// from one running sum to the next) issued as FMAs by −1 where the lane type can
+// (`Lane::sub_on_fma`): VecSum is nearly all additions, which x86 cores run on two pipes, with
+// the FMA pipes idle. The fast tier's function, shared.
+use crate::fast::two_sum_split;
 use crate::float::FloatTerm;
 
 /// The batched accurate operations (the argument of the run-time entry points in
@@ -86,20 +91,6 @@ pub enum AccOp {
 /// Largest lane width of the lane types used here (`Wide<F64x8, 2>`), for transposing
 /// buffers.
 const MAX_WIDTH: usize = 16;
-
-/// [`two_sum`], bit for bit, with the two error subtractions (off the chain from one
-/// running sum to the next) issued as FMAs by −1 where the lane type can
-/// ([`Lane::sub_on_fma`], as the fast tier's `two_sum_split`): VecSum is nearly all additions,
-/// which x86 cores run on two pipes, with the FMA pipes idle.
-#[inline(always)]
-fn two_sum_split<L: Lane>(a: L, b: L) -> (L, L) {
-    let s = a + b;
-    let a_virtual = s - b;
-    let b_virtual = s - a_virtual;
-    let a_err = a.sub_on_fma(a_virtual);
-    let b_err = b.sub_on_fma(b_virtual);
-    (s, a_err + b_err)
-}
 
 /// VecSum (JMMP 2016 Alg. 1) on lanes: the scalar [`crate::eft::vec_sum`], lane-wise.
 #[inline(always)]

@@ -102,8 +102,9 @@ pub(crate) fn zero<L: Lane>() -> L {
 /// idle. Measured on Zen 5 (AVX2, one lane group of two registers per term): +14% at N = 4,
 /// +18% at N = 5 iterations/s; moving the running sum or a_virtual as well made it slower (the
 /// FMA's longer latency on the critical path). A no-op on scalar lanes and AVX-512.
+/// Also VecSum's 2Sum in [`crate::accurate_batch`].
 #[inline(always)]
-fn two_sum_split<L: Lane>(a: L, b: L) -> (L, L) {
+pub(crate) fn two_sum_split<L: Lane>(a: L, b: L) -> (L, L) {
     let s = a + b;
     let a_virtual = s - b;
     let b_virtual = s - a_virtual;

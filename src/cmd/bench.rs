@@ -81,6 +81,22 @@ pub struct Args {
     pub profile_launches: bool,
 }
 
+/// The term counts of `--terms` (comma-separated, each 1..=8; default all), for `functions`
+/// and `arrays --check`.
+pub(super) fn parse_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
+    let Some(spec) = spec else {
+        return Ok((1..=8).collect());
+    };
+    spec.split(',')
+        .map(|t| match t.trim().parse::<usize>() {
+            Ok(n) if (1..=8).contains(&n) => Ok(n),
+            _ => Err(CliError::usage(format!(
+                "--terms: expected term counts 1..8 separated by commas (e.g. 2,4), got {t:?} in {spec:?}"
+            ))),
+        })
+        .collect()
+}
+
 /// Runs `expanse bench`.
 pub fn run(args: Args) -> CmdResult {
     if !(args.scale.is_finite() && args.scale > 0.0) {

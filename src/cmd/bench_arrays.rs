@@ -65,28 +65,13 @@ pub fn run(args: &Args) -> CmdResult {
         }
     };
     if args.check {
-        let terms = check_terms(args.terms.as_deref())?;
+        let terms = super::bench::parse_terms(args.terms.as_deref())?;
         return check(gpu.as_ref().expect("checked above"), args.scale, &terms);
     }
     bench(gpu.as_ref(), args)
 }
 
 // ---- identity check ------------------------------------------------------------------------
-
-/// The term counts of `--terms` (comma-separated, each 1..=8; default all).
-fn check_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
-    let Some(spec) = spec else {
-        return Ok((1..=8).collect());
-    };
-    spec.split(',')
-        .map(|t| match t.trim().parse::<usize>() {
-            Ok(n) if (1..=8).contains(&n) => Ok(n),
-            _ => Err(CliError::usage(format!(
-                "--terms: expected term counts 1..8 separated by commas (e.g. 2,4), got {t:?} in {spec:?}"
-            ))),
-        })
-        .collect()
-}
 
 fn check(gpu: &Arrays, scale: f64, terms: &[usize]) -> CmdResult {
     let mut bad = 0usize;

@@ -345,7 +345,7 @@ pub fn run(args: &Args) -> CmdResult {
         return check(args);
     }
     let budget = 0.02 * args.scale;
-    let terms = check_terms(args.terms.as_deref())?;
+    let terms = super::bench::parse_terms(args.terms.as_deref())?;
     let functions = selected_functions(args.select.as_deref())?;
     let mut rows = Vec::new();
     let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
@@ -588,23 +588,8 @@ fn selected_functions(spec: Option<&str>) -> Result<Vec<Unary>, CliError> {
         .collect()
 }
 
-/// The term counts of `--terms` (comma-separated, each 1..=8; default all).
-fn check_terms(spec: Option<&str>) -> Result<Vec<usize>, CliError> {
-    let Some(spec) = spec else {
-        return Ok((1..=8).collect());
-    };
-    spec.split(',')
-        .map(|t| match t.trim().parse::<usize>() {
-            Ok(n) if (1..=8).contains(&n) => Ok(n),
-            _ => Err(CliError::usage(format!(
-                "--terms: expected term counts 1..8 separated by commas (e.g. 1,2), got {t:?} in {spec:?}"
-            ))),
-        })
-        .collect()
-}
-
 fn check(args: &Args) -> CmdResult {
-    let terms = check_terms(args.terms.as_deref())?;
+    let terms = super::bench::parse_terms(args.terms.as_deref())?;
     let sel: DeviceSelection = args.devices.parse().map_err(CliError::usage)?;
     let ctx = GpuContext::probe_devices(&sel).map_err(|u| {
         CliError::usage(format!(
