@@ -49,6 +49,9 @@
 //! 1.31 → 1.82 at N = 3, 1.35 → 2.03 at N = 4, 0.97 → 1.62 at N = 5, 0.48 → 0.85 at N = 8;
 //! AVX2 0.91 → 1.19, 0.94 → 1.26, 0.70 → 0.96, 0.34 → 0.47. (Four registers per term made
 //! AVX-512 another 7–18% faster but doubled the compile time of these instances again.)
+//! Writing `accurate::mul_list`'s term list in place (no 1 KB copy of each order's
+//! errors at 16 lanes) then added 6–18% (`bench cpu`, scale 1: AVX-512 2.10 at N = 3, 0.90 at
+//! N = 8; AVX2 1.36, 0.47).
 //!
 //! Entry points: batched operations over slices ([`add_batch`], [`sub_batch`], [`mul_batch`],
 //! [`sqr_batch`], [`add_term_batch`], [`mul_term_batch`]) for f64 and f32 terms, and the

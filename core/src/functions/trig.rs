@@ -402,13 +402,31 @@ fn ops<T: FloatTerm>(n: usize) -> Ops {
     }
 }
 
-/// Rounding bound of a Horner evaluation t_j = 1 − q-like product (module doc): `qs` from
-/// the innermost step outwards, `e_step` the relative error the product picks up per step.
-fn horner_bound(qs: impl Iterator<Item = f64>, e_step: f64, add: f64) -> f64 {
+/// Rounding bound η₀ of a series' Horner evaluation t_j = 1 − q_j-like product (module doc,
+/// step 3): steps j = `j_max` − 1, …, 0 with ratios `q(j)`; `e_step` the relative error the
+/// product picks up per step and `add` the subtraction's, or the one-term step's where
+/// `one_term(j)`.
+fn horner_bound<T: FloatTerm>(
+    j_max: usize,
+    q: impl Fn(usize) -> f64,
+    e_step: f64,
+    add: f64,
+    one_term: impl Fn(usize) -> bool,
+) -> f64 {
+    // A one-term step (module doc, step 3): s cut to its leading term (u/(1 − u)), two IEEE
+    // products (u each), the coefficient's leading term (u(1 + u)), then 1 − q (u).
+    let u = T::UNIT_ROUNDOFF;
+    let step1 = cat(cat(u / (1.0 - u), cat(u, u)), u * (1.0 + u));
     let mut eta = 0.0;
-    for q in qs {
-        let e = cat(eta, e_step);
-        eta = cat(q * e / (1.0 - q), add);
+    for j in (0..j_max).rev() {
+        let (e_j, add_j) = if one_term(j) {
+            (step1, u)
+        } else {
+            (e_step, add)
+        };
+        let q = q(j);
+        let e = cat(eta, e_j);
+        eta = cat(q * e / (1.0 - q), add_j);
     }
     eta
 }
@@ -431,20 +449,13 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
     let (k_max, j_max) = sin_plan(T::PRECISION, n);
     let a = sin_a_bound(k_max);
     let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-    // A one-term step (module doc, step 3): a² cut to its leading term (u/(1 − u)), two
-    // IEEE products (u each), the coefficient's leading term (u(1 + u)), then 1 − q (u).
-    let u = T::UNIT_ROUNDOFF;
-    let step1 = cat(cat(u / (1.0 - u), cat(u, u)), u * (1.0 + u));
-    let mut eta = 0.0;
-    for j in (0..j_max).rev() {
-        let q = a * a / ((2 * j + 2) * (2 * j + 3)) as f64;
-        let (e_step, add) = if sin_step_one_term::<T>(n, j) {
-            (step1, u)
-        } else {
-            (step, o.add)
-        };
-        eta = horner_bound(core::iter::once(q), cat(eta, e_step), add);
-    }
+    let eta = horner_bound::<T>(
+        j_max,
+        |j| a * a / ((2 * j + 2) * (2 * j + 3)) as f64,
+        step,
+        o.add,
+        |j| sin_step_one_term::<T>(n, j),
+    );
     let mut sigma = cat(cat(eta, o.mul), trunc_target(T::PRECISION, n));
     for i in 0..k_max {
         let s = (a * 3f64.powi(i as i32)).min(1.0);
@@ -474,19 +485,13 @@ fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
     }
     let z = 1.002 * atan_z_lim(h_max);
     let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-    // One-term steps as for sin (module doc).
-    let u = T::UNIT_ROUNDOFF;
-    let step1 = cat(cat(u / (1.0 - u), cat(u, u)), u * (1.0 + u));
-    let mut eta = 0.0;
-    for j in (0..j_max).rev() {
-        let q = z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64;
-        let (e_step, add) = if atan_step_one_term::<T>(n, j) {
-            (step1, u)
-        } else {
-            (step, o.add)
-        };
-        eta = horner_bound(core::iter::once(q), cat(eta, e_step), add);
-    }
+    let eta = horner_bound::<T>(
+        j_max,
+        |j| z * z * (2 * j + 1) as f64 / (2 * j + 3) as f64,
+        step,
+        o.add,
+        |j| atan_step_one_term::<T>(n, j),
+    );
     cat(total, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
 }
 
@@ -574,6 +579,24 @@ fn pi<T: FloatTerm, const N: usize>() -> Expansion<T, N> {
     constant(Constant::Pi)
 }
 
+/// One Horner step t ← 1 − (s·t)·c of the sine and arctangent series (s = a² or z², c the
+/// step's coefficient; module doc, step 3 and "atan"): with the accurate operations, or where
+/// `one_term`, 1 − (s₀·t₀)·c₀ in IEEE arithmetic (the result one term).
+#[inline(always)]
+fn series_step<T: FloatTerm, const N: usize>(
+    s: &Expansion<T, N>,
+    t: &Expansion<T, N>,
+    c: &Expansion<T, N>,
+    one_term: bool,
+) -> Expansion<T, N> {
+    if one_term {
+        let mut v = [T::ZERO; N];
+        v[0] = T::ONE - (s.hi() * t.hi()) * c.hi();
+        return Expansion::from_normalized(v);
+    }
+    fast2::one_minus(&fast2::mul(&fast2::mul(s, t), c))
+}
+
 /// sin r for |r| ≤ R_MAX (module doc, steps 2–4).
 fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T, N> {
     let one = Expansion::<T, N>::one();
@@ -587,20 +610,9 @@ fn sin_kernel<T: FloatTerm, const N: usize>(r: &Expansion<T, N>) -> Expansion<T,
     let a2 = fast2::sqr(&a);
     let mut t = one;
     for i in (0..j).rev() {
-        if sin_step_one_term::<T>(N, i) {
-            // One term (module doc, step 3): t = 1 − (a²₀·t₀)·C_{i,0} in IEEE arithmetic.
-            let c = series_coef::<T, N>(Series::SinDenInv, i).hi();
-            let mut v = [T::ZERO; N];
-            v[0] = T::ONE - (a2.hi() * t.hi()) * c;
-            t = Expansion::from_normalized(v);
-            continue;
-        }
         // ·1/((2i+2)(2i+3)) from the table: a multiplication instead of a long division.
-        let q = fast2::mul(
-            &fast2::mul(&a2, &t),
-            &series_coef::<T, N>(Series::SinDenInv, i),
-        );
-        t = fast2::one_minus(&q);
+        let c = series_coef::<T, N>(Series::SinDenInv, i);
+        t = series_step(&a2, &t, &c, sin_step_one_term::<T>(N, i));
     }
     let mut s = fast2::mul(&a, &t);
     let three = T::from_f64(3.0);
@@ -666,20 +678,9 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
     let z2 = fast2::sqr(&z);
     let mut t = Expansion::<T, N>::one();
     for i in (0..j).rev() {
-        if atan_step_one_term::<T>(N, i) {
-            // One term (module doc, "atan"): t = 1 − (z²₀·t₀)·R_{i,0} in IEEE arithmetic.
-            let c = series_coef::<T, N>(Series::AtanRatio, i).hi();
-            let mut v = [T::ZERO; N];
-            v[0] = one - (z2.hi() * t.hi()) * c;
-            t = Expansion::from_normalized(v);
-            continue;
-        }
         // ·(2i+1)/(2i+3) from the table: one multiplication instead of mul_term and div.
-        let q = fast2::mul(
-            &fast2::mul(&z2, &t),
-            &series_coef::<T, N>(Series::AtanRatio, i),
-        );
-        t = fast2::one_minus(&q);
+        let c = series_coef::<T, N>(Series::AtanRatio, i);
+        t = series_step(&z2, &t, &c, atan_step_one_term::<T>(N, i));
     }
     fast2::mul(&z, &t).ldexp(h as i32)
 }

@@ -472,7 +472,6 @@ template <int N> __device__ X<N> el_ln1p_seed(const X<N> &w) {
     }
 }
 
-// ln(1 + w) for 1 + w in [0.707, 1.415]: Newton on exp_m1 with the run-time convergence check.
 // The Newton correction num/den of the ln_1p core (exp_log.rs `newton_quotient`): at
 // (double, M = 2) the IEEE quotient of the leading terms, else the accurate division.
 template <int M> __device__ __forceinline__ X<M> el_newton_quotient(const X<M> &num, const X<M> &den) {
@@ -482,6 +481,7 @@ template <int M> __device__ __forceinline__ X<M> el_newton_quotient(const X<M> &
     return ac_div<M>(num, den);
 }
 
+// ln(1 + w) for 1 + w in [0.707, 1.415]: Newton on exp_m1 with the run-time convergence check.
 template <int M> __device__ __noinline__ X<M> el_ln1p_core(const X<M> &w) {
     int pn = T_PREC * M;
     if (x_is_zero(w) || fn_below_pow2(w, -(pn + 3))) return w;
