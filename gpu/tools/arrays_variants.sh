@@ -2,7 +2,7 @@
 # `expanse bench arrays` under build-time variants of the array kernels (NVRTC defines through
 # EXPANSE_GPU_NVRTC_OPTS; none changes a result), to pick launch bounds and look-back forms on
 # the device (issue 14). Usage on the device machine, release binary built:
-#   bash gpu/tools/arrays_variants.sh "" "-DSCAN_PAR_LOOKBACK=0" "-DGEMM_MIN_BLOCKS=3"
+#   bash gpu/tools/arrays_variants.sh "" "-DSCAN_SYNC=0" "-DSCAN_RELOAD=0" "-DSCAN_RELOAD=2" "-DSCAN_MIN_BLOCKS=3"
 # Each variant's table in $OUT/varK.txt; the GPU rows of map add, reduce, scan and GEMM printed.
 set -uo pipefail
 X=./target/release/expanse

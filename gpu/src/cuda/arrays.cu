@@ -383,6 +383,59 @@ __device__ __forceinline__ E node_read(const T *nodes, u64 idx) {
     return v;
 }
 
+// The flags of the scan pass messages between blocks: the writer stores the data (node_write),
+// then sets the flag with release semantics (flag_release_fence, then flag_set: a fence
+// followed by a strong store is a release pattern of the PTX memory model); the reader reads the
+// flag with acquire semantics (flag_get; ld.acquire orders the thread's later loads after it),
+// and once it has read 1, reads the data (node_read). SCAN_SYNC 1 (sm_70 and later): the
+// acquire loads and fence.acq_rel.gpu (SASS MEMBAR.ALL.GPU; ptxas sm_90); 0: the previous form,
+// volatile flag loads followed by __threadfence() (MEMBAR.SC.GPU, a sequentially consistent
+// fence, the costlier one) and flags set by atomicExch after __threadfence(). Results do not
+// depend on it; EXPANSE_GPU_NVRTC_OPTS="-DSCAN_SYNC=0" for the A/B.
+#ifndef SCAN_SYNC
+#define SCAN_SYNC 1
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700 && SCAN_SYNC
+#define SCAN_ACQREL 1
+#else
+#define SCAN_ACQREL 0
+#endif
+
+// A flag's value, with acquire semantics when it is read as non-zero (flag_acquired after a
+// run of flag_get calls completes it in the SCAN_SYNC 0 form).
+__device__ __forceinline__ unsigned flag_get(const unsigned *f) {
+#if SCAN_ACQREL
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
+    return v;
+#else
+    return *(const volatile unsigned *)f;
+#endif
+}
+
+__device__ __forceinline__ void flag_acquired() {
+#if !SCAN_ACQREL
+    __threadfence();
+#endif
+}
+
+// Orders the thread's earlier writes (the data) before its later flag_set calls.
+__device__ __forceinline__ void flag_release_fence() {
+#if SCAN_ACQREL
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+    __threadfence();
+#endif
+}
+
+__device__ __forceinline__ void flag_set(unsigned *f) {
+#if SCAN_ACQREL
+    *(volatile unsigned *)f = 1u;
+#else
+    atomicExch(f, 1u);
+#endif
+}
+
 // Whether node k of level l of a tile's thread tree exists (covers threads k·2^l ..
 // (k + 1)·2^l − 1): its first thread has an element. A node is the sum of its two children when
 // the right one exists, else its left child.
@@ -407,6 +460,22 @@ __device__ __forceinline__ bool tn_present(int l, int k, int count) { return ((k
 #define SCAN_PARK 1
 #endif
 #define SCAN_PARK_ON (SCAN_PARK && NT * sizeof(T) <= 16)
+// Reloading: where the elements are not parked, the output phase reads each thread's elements
+// again from global memory (lane j its 8 consecutive ones, term by term: the warp's lines were
+// just loaded and are found in L1 or L2) instead of holding them in registers from the loads
+// through the tree, the look-back and the thread prefix (ptxas sm_90, f64 N = 4 at the 64
+// registers of SCAN_MIN_BLOCKS 4: 732 bytes of spill stores and 968 of spill loads per thread,
+// against 916 and 1456 when held (1104 and 1456 before SCAN_SYNC); with SCAN_MIN_BLOCKS 3, 80
+// registers: 460 bytes of spill stores, 252 with SCAN_RELOAD 2). Results do not depend
+// on it; EXPANSE_GPU_NVRTC_OPTS="-DSCAN_RELOAD=0" holds them in registers. SCAN_RELOAD 2 also
+// stores each output straight from the lane (lane j its 8 consecutive elements: each store
+// instruction writes 8 bytes of 32 sectors, four times the L2 write requests of the staged
+// stores) instead of holding the 8 outputs for the staged, coalesced stores (ptxas, same
+// setting: 608 bytes of spill stores instead of 732; 1104 without reloading).
+#ifndef SCAN_RELOAD
+#define SCAN_RELOAD 1
+#endif
+#define SCAN_RELOAD_ON (SCAN_RELOAD && !SCAN_PARK_ON)
 #define SCAN_PARK_ROW (SCAN_ITEMS * NT + 1)
 #define SCAN_WPAD(q) ((q) + ((q) >> 3))
 #define SCAN_WSTAGE (32 * SCAN_ITEMS + 32 * SCAN_ITEMS / 8)
@@ -551,15 +620,15 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
         E v = wn[wn_off(8)];
         if (lane == 0) {
             node_write(nodes, s_off[0] + b, v);
-            __threadfence();
-            atomicExch(&flags[s_off[0] + b], 1u);
+            flag_release_fence();
+            flag_set(&flags[s_off[0] + b]);
         }
         const int h = __ffsll((long long)~b) - 1;
         if (lane < h) {
             const u64 idx = s_off[lane] + (b >> lane) - 1;
-            while (((const volatile unsigned *)flags)[idx] == 0u) {
+            while (flag_get(&flags[idx]) == 0u) {
             }
-            __threadfence();
+            flag_acquired();
             s_lb[1][lane] = node_read(nodes, idx);
         }
         __syncwarp();
@@ -568,8 +637,8 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
                 v = acc_add_reg(s_lb[1][l], v);
                 node_write(nodes, s_off[l + 1] + (b >> (l + 1)), v);
             }
-            __threadfence();
-            for (int l = 0; l < h; ++l) atomicExch(&flags[s_off[l + 1] + (b >> (l + 1))], 1u);
+            flag_release_fence();
+            for (int l = 0; l < h; ++l) flag_set(&flags[s_off[l + 1] + (b >> (l + 1))]);
         }
     } else if (w == 0) {
         // The look-back. Lane i < popcount(b) takes the i-th lowest set bit p of b: its dyadic
@@ -578,8 +647,11 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
         // (the blocks of [0, c) are the first blocks of [0, b): the same operations in the same
         // order), and P_0 is nothing; the start is the largest c_i whose P_c is already
         // published (not waited for), i.e. the lowest such lane.
+        // The node's flag is read together with the published prefix's (one memory round trip
+        // for both when the node is ready).
         const int m = __popcll(b);
         int avail = 0;
+        unsigned ready = 0;
         u64 cst = 0, nidx = 0;
         if (lane < m) {
             u64 xb = b;
@@ -587,14 +659,14 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
             const int p = __ffsll((long long)xb) - 1;
             cst = xb & (xb - 1);
             nidx = s_off[p] + (b >> p) - 1;
-            avail = cst == 0 || (SCAN_SHORTCUT && ((const volatile unsigned *)pflags)[cst] != 0u);
+            ready = flag_get(&flags[nidx]);
+            avail = cst == 0 || (SCAN_SHORTCUT && flag_get(&pflags[cst]) != 0u);
         }
         const unsigned ball = __ballot_sync(0xffffffffu, avail != 0);
         const int last = m > 0 ? __ffs((int)ball) - 1 : -1;
         if (lane <= last) {
-            while (((const volatile unsigned *)flags)[nidx] == 0u) {
-            }
-            __threadfence();
+            while (ready == 0u) ready = flag_get(&flags[nidx]);
+            flag_acquired();
             s_lb[0][lane] = node_read(nodes, nidx);
             if (lane == last && cst != 0) s_pc = node_read(pref, cst);
         }
@@ -614,12 +686,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
                     has = 1;
                 }
             }
-            if (has) {
-                s_prefix = p;
-                node_write(pref, b, p);
-                __threadfence();
-                atomicExch(&pflags[b], 1u);
-            }
+            if (has) s_prefix = p;
             s_has_prefix = has;
         }
     }
@@ -656,6 +723,14 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
     }
     __syncthreads();
 
+    // The tile prefix published for the look-backs of later tiles (they start from P_c only
+    // for even c: c is a tile index with its lowest set bit cleared), after the barrier, so that
+    // no warp of this block waits for the fence.
+    if (t == 0 && s_has_prefix && (b & 1) == 0) {
+        node_write(pref, b, s_prefix);
+        flag_release_fence();
+        flag_set(&pflags[b]);
+    }
     int has_q = s_has_prefix;
     E q;
     if (has_q) {
@@ -674,6 +749,8 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
             if constexpr (SCAN_PARK_ON) {
 #pragma unroll
                 for (int k = 0; k < NT; ++k) xj.t[k] = park[lane * SCAN_PARK_ROW + j * NT + k];
+            } else if constexpr (SCAN_RELOAD_ON) {
+                xj = ld_e(x, len, base + first + j);
             } else {
                 xj = it[j];
             }
@@ -682,6 +759,8 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
             if constexpr (SCAN_PARK_ON) {
 #pragma unroll
                 for (int k = 0; k < NT; ++k) park[lane * SCAN_PARK_ROW + j * NT + k] = o.t[k];
+            } else if constexpr (SCAN_RELOAD_ON && SCAN_RELOAD >= 2) {
+                st_e(out, len, base + first + j, o);
             } else {
                 ov[j] = o;
             }
@@ -703,6 +782,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS, SCAN_MIN_BLOCKS) arr_
         }
         return;
     }
+    if constexpr (SCAN_RELOAD_ON && SCAN_RELOAD >= 2) return;
     // Stores: one term plane at a time through the warp's region (its nodes were last read
     // before the barrier above), coalesced.
     for (int k = 0; k < NT; ++k) {

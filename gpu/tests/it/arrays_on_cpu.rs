@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The sampled instances (CUDA type, N).
-const INSTANCES: &[(&str, usize)] = &[("double", 2), ("double", 3), ("float", 4)];
+const INSTANCES: &[(&str, usize)] = &[("double", 2), ("double", 3), ("double", 4), ("float", 4)];
 
 fn server_source() -> String {
     let server = include_str!("cpu_shim/arrays_server.cpp");
@@ -38,8 +38,11 @@ fn server_source() -> String {
             .replace("#pragma unroll", "// unroll");
         if (ty, n) == ("double", 3) {
             // This instance folds every scan tile prefix from the dyadic nodes (the others
-            // start from the previous tile's published prefix, as blocks run here in order).
-            src = format!("#define SCAN_SHORTCUT 0\n{src}");
+            // start from the previous tile's published prefix, as blocks run here in order),
+            // and its scan stores each output straight from the lane (SCAN_RELOAD 2; the
+            // (double, 4) instance reloads the inputs and stages the stores, the default where
+            // elements are not parked).
+            src = format!("#define SCAN_SHORTCUT 0\n#define SCAN_RELOAD 2\n{src}");
         }
         let mut macros: Vec<&str> = src
             .lines()
@@ -278,6 +281,7 @@ fn device_backend_on_the_host_build_matches_the_host_backend() {
         let diffs = match (ty, n) {
             ("double", 2) => scan_diffs::<f64, 2>(&dev, len, 50 + seed as u64),
             ("double", 3) => scan_diffs::<f64, 3>(&dev, len, 50 + seed as u64),
+            ("double", 4) => scan_diffs::<f64, 4>(&dev, len, 50 + seed as u64),
             ("float", 4) => scan_diffs::<f32, 4>(&dev, len, 50 + seed as u64),
             other => panic!("no many-tile scan case for {other:?}"),
         };
