@@ -467,13 +467,15 @@ __device__ __forceinline__ bool tn_present(int l, int k, int count) { return ((k
 // registers of SCAN_MIN_BLOCKS 4: 732 bytes of spill stores and 968 of spill loads per thread,
 // against 916 and 1456 when held (1104 and 1456 before SCAN_SYNC); with SCAN_MIN_BLOCKS 3, 80
 // registers: 460 bytes of spill stores, 252 with SCAN_RELOAD 2). Results do not depend
-// on it; EXPANSE_GPU_NVRTC_OPTS="-DSCAN_RELOAD=0" holds them in registers. SCAN_RELOAD 2 also
+// on it; EXPANSE_GPU_NVRTC_OPTS="-DSCAN_RELOAD=1" reloads them. SCAN_RELOAD 2 also
 // stores each output straight from the lane (lane j its 8 consecutive elements: each store
 // instruction writes 8 bytes of 32 sectors, four times the L2 write requests of the staged
 // stores) instead of holding the 8 outputs for the staged, coalesced stores (ptxas, same
-// setting: 608 bytes of spill stores instead of 732; 1104 without reloading).
+// setting: 608 bytes of spill stores instead of 732; 1104 without reloading). Off by default:
+// fewer spills did not make it faster (H100, 10^8 elements, f64 N = 4 scan: 16.8 ms held,
+// 18.6 ms reloaded, 22.4 ms with SCAN_RELOAD 2; N = 2 parks, unaffected).
 #ifndef SCAN_RELOAD
-#define SCAN_RELOAD 1
+#define SCAN_RELOAD 0
 #endif
 #define SCAN_RELOAD_ON (SCAN_RELOAD && !SCAN_PARK_ON)
 #define SCAN_PARK_ROW (SCAN_ITEMS * NT + 1)
