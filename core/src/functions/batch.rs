@@ -899,7 +899,7 @@ fn ln_block<L: FnLane, const N: usize>(
 // sin, cos
 
 /// sin and cos of up to `L::WIDTH` arguments (module doc): the scalar prologue (special
-/// values, Payne–Hanek reduction, `sin_kernel_plan`), `trig::sin_kernel` on lanes, the
+/// values, the Cody–Waite or Payne–Hanek reduction, `sin_kernel_plan`), `trig::sin_kernel` on lanes, the
 /// quadrant.
 #[inline(always)]
 fn sin_cos_block<L: FnLane, const N: usize>(

@@ -29,7 +29,9 @@ fn widen32(rows: &[[u32; 12]]) -> Vec<u64> {
 /// Every table of terms the functions read, for term type T: the constants (`PI`, `E`, `LN2`,
 /// `LN10`, `LOG2_E`, `LOG10_E`: 12 terms each), `EXP_J256` and `EXPM1_J256` (e^{j/256} and
 /// e^{j/256} − 1 for j = −90..90, 8 terms), `INV_FACT` (1/k!, k = 0..20), `SIN_DEN_INV`,
-/// `ATAN_RATIO` (j = 0..60) and `INV_POW3` (j = 0..12), 12 terms each.
+/// `ATAN_RATIO` (j = 0..60) and `INV_POW3` (j = 0..12), 12 terms each; `CW_PIO2`, the chunks
+/// of π/2 of the Cody–Waite reduction (13; f32: 8 and zeros); `LN2_CHUNKS`, the chunks of
+/// ln 2 of ln's N = 2 combination (4; f64: 3 and a zero).
 pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
     let f64_terms = T::PRECISION == 53;
     let mut out = Vec::new();
@@ -107,6 +109,28 @@ pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
             bits: rows12(a, b),
         });
     }
+    use super::exp_log::{LN2_CHUNKS_F32, LN2_CHUNKS_F64, LN2_CHUNKS_MAX};
+    out.push(TermTable {
+        name: "LN2_CHUNKS",
+        rows: 1,
+        cols: LN2_CHUNKS_MAX,
+        bits: if f64_terms {
+            LN2_CHUNKS_F64.to_vec()
+        } else {
+            LN2_CHUNKS_F32.iter().map(|&v| v as u64).collect()
+        },
+    });
+    use super::trig::trig_reduce::{CW_M_MAX, CW_PIO2_F32, CW_PIO2_F64};
+    out.push(TermTable {
+        name: "CW_PIO2",
+        rows: 1,
+        cols: CW_M_MAX,
+        bits: if f64_terms {
+            CW_PIO2_F64.to_vec()
+        } else {
+            CW_PIO2_F32.iter().map(|&v| v as u64).collect()
+        },
+    });
     out
 }
 
@@ -122,6 +146,9 @@ pub fn two_over_pi() -> [u64; 48] {
 ///   and with `EXP_EMAX`);
 /// - `SIN_K`, `SIN_J`: the sine kernel's triple-angle steps and Taylor steps;
 /// - `ATAN_H`, `ATAN_J`: atan's halvings and series steps;
+/// - `LN2_CK`: [m, b] of ln's N = 2 combination (`exp_log::ln2_chunk_plan`; one list);
+/// - `CW_M`, `CW_C`, `CW_B`: the Cody–Waite reduction's plan (m chunks, 0 = not used; the
+///   lower check 2^−c; |q| < 2^b);
 /// - `CONST`: [EXP_EMAX, EXP_TABLE_J, MAX_NEWTON, W_MAX, TABLE_TERMS, EXP_DD_F64_FROM,
 ///   SIN_DD_F64_FROM, ATAN_DD_F64_FROM] (one each).
 pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
@@ -150,6 +177,25 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
         ("ATAN_H", per_n(&|n| super::trig::atan_plan(p, n).0 as i64)),
         ("ATAN_J", per_n(&|n| super::trig::atan_plan(p, n).1 as i64)),
         (
+            "LN2_CK",
+            vec![
+                super::exp_log::ln2_chunk_plan::<T>().0 as i64,
+                super::exp_log::ln2_chunk_plan::<T>().1 as i64,
+            ],
+        ),
+        (
+            "CW_M",
+            per_n(&|n| super::trig::trig_reduce::cw_plan(p, n).0 as i64),
+        ),
+        (
+            "CW_C",
+            per_n(&|n| super::trig::trig_reduce::cw_plan(p, n).1 as i64),
+        ),
+        (
+            "CW_B",
+            per_n(&|n| super::trig::trig_reduce::cw_plan(p, n).2 as i64),
+        ),
+        (
             "CONST",
             vec![
                 emax as i64,
@@ -166,7 +212,8 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
 }
 
 /// f64 constants of the algorithms, by name: `LN2_HI`, `LN2_LO` (exp's choice of j),
-/// `LOG2_E`, `SQRT_2`, `LN_2`, `R_MAX` (bound of the reduced trigonometric argument), and
+/// `LOG2_E`, `SQRT_2`, `LN_2`, `R_MAX` (bound of the reduced trigonometric argument),
+/// `FRAC_2_PI` and `CW_R_HI` (the Cody–Waite reduction's q and upper check), and
 /// `ATAN_Z_LIM` for term type T, a list indexed by N − 1 (tan(π/2^{h+2}) for the plan's h).
 pub fn f64_params<T: FloatTerm>() -> Vec<(&'static str, Vec<f64>)> {
     let p = T::PRECISION;
@@ -177,6 +224,8 @@ pub fn f64_params<T: FloatTerm>() -> Vec<(&'static str, Vec<f64>)> {
         ("SQRT_2", vec![core::f64::consts::SQRT_2]),
         ("LN_2", vec![core::f64::consts::LN_2]),
         ("R_MAX", vec![super::trig::R_MAX]),
+        ("FRAC_2_PI", vec![core::f64::consts::FRAC_2_PI]),
+        ("CW_R_HI", vec![super::trig::trig_reduce::CW_R_HI]),
         (
             "ATAN_Z_LIM",
             (1..=8)

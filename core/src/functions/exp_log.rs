@@ -192,6 +192,19 @@
 //! and k·c_i (M = N + 2 terms of ln 2) rounded once (ρ). |ℓ|/|ln x| ≤ 1.001 (ℓ and k·ln 2
 //! never cancel below |ln x| ≥ 0.346 when k ≠ 0), and the truncation K·t_L relative to
 //! |ln x| ≥ 0.346: bound ex(lg ρ + 1.001·(1.25·lg ρ + S_core) + K·t_L/0.346).
+//! *At N = 2* (|k| < 2^b: always, as K < 2^b) the final combination is shorter (one
+//! double-word addition instead of a 10-term rounded sum): with chunks C_i of ln 2 of w = p − b
+//! bits (f64: b = 11, w = 42, m = 3; f32: b = 8, w = 16, m = 4; C_i the bits of weights
+//! 2^{−1−wi} … 2^{−w(i+1)}, truncated, so 0 ≤ ln 2 − ΣC_i < 2^{−wm}), every product k·C_i is
+//! exact; (s, e) = Fast2Sum(kC₀, kC₁) exactly, then e ← RN(e + kC_i) for i ≥ 2 (each
+//! rounding at most u times |e + …| ≤ (u + Σ_{j≤i} 2^{−wj}/0.68)|s|, as |kC_j| < |k|2^{−wj}
+//! and |s| ≥ 0.68|k|: η = Σ_i u(u + Σ_{j=2..i} 2^{−wj}/0.68), times 1 + 4u), Fast2Sum (exact)
+//! to a normalised K̂ = k·ΣC_i + ε_K, |ε_K| ≤ η|K̂|; then ŷ = (ℓ̂ + K̂)(1 + δ_add) (the accurate
+//! addition's bound holds whatever the cancellation). Relative to |ln x| ≥ 0.346 (k ≠ 0):
+//! ℓ̂'s error with weight ≤ 1.001, |K|/|ln x| ≤ 2.001 (K = ln x − ℓ), the chunks' truncation
+//! |k|·2^{−wm} ≤ K·2^{−wm}: bound ex(lg δ_add + 1.001·(1.25·lg ρ + S_core) +
+//! K·2^{−wm}/0.346 + 2.001η) (f64: K·2^{−126}/0.346 ≈ 0.006u², η ≈ u²), the larger of it and
+//! the sum's.
 //! *ln_1p x*: if 1 + x₀ ∈ [1/√2, √2), core(x) directly; else the same as ln with
 //! w = (1 + x)2^{−k} − 1 = Σx_i2^{−k} + 2^{−k} − 1 as one exact sum (no 1 + x is ever
 //! rounded): the ln bound. *log2 x* = k + ℓ·log₂e (constant to N terms, relative error
@@ -552,10 +565,59 @@ fn horner_stage<T: FloatTerm, const M: usize>(
     q[..M].copy_from_slice(qm.terms());
 }
 
-/// x − k·ln 2 with k·ln 2 from N + 2 terms of ln 2, as one exact sum rounded to N terms.
+/// Chunks of ln 2 for [`sub_k_ln2`] at N = 2 (module doc, "ln x"): f64, 42 bits each (chunk i
+/// holds the bits of weights 2^{−1−42i} … 2^{−42(i+1)} of ln 2, truncated; generated with
+/// mpmath, checked against MPFR by the tests).
+pub(crate) const LN2_CHUNKS_F64: [u64; LN2_CHUNKS_MAX] = [
+    0x3fe62e42fefa3800,
+    0x3d2ef35793c76000,
+    0x3a8cc01f97b56000,
+    0,
+];
+
+/// The same for f32 terms: 16 bits each.
+pub(crate) const LN2_CHUNKS_F32: [u32; LN2_CHUNKS_MAX] =
+    [0x3f317200, 0x35bfb800, 0x2f51cf00, 0x26f35600];
+
+/// Most chunks of ln 2 used.
+pub(crate) const LN2_CHUNKS_MAX: usize = 4;
+
+/// (m, b) of the N = 2 combination ℓ + k·ln 2: m chunks of p − b bits, for |k| < 2^b.
+pub(crate) fn ln2_chunk_plan<T: FloatTerm>() -> (usize, i32) {
+    if T::PRECISION == 53 {
+        (3, 11)
+    } else {
+        (4, 8)
+    }
+}
+
+/// x − k·ln 2. N = 2 with |k| < 2^b: the double-word K = −k·(C₀ + … + C_{m−1}) (chunks of
+/// ln 2 with p − b bits: every product exact; Fast2Sum of the first two, the rest added to the
+/// low part, Fast2Sum) and one accurate addition x + K (module doc, "ln x"). Otherwise k·ln 2
+/// from N + 2 terms of ln 2 and x as one exact sum rounded to N terms.
 pub(crate) fn sub_k_ln2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<T, N> {
     if k == 0 {
         return *x;
+    }
+    let (m, b) = ln2_chunk_plan::<T>();
+    if N == 2 && k.unsigned_abs() < 1u32 << b {
+        let kt = T::from_f64(-(k as f64));
+        let c = |i: usize| {
+            if T::PRECISION == 53 {
+                T::from_bits_u64(LN2_CHUNKS_F64[i])
+            } else {
+                T::from_bits_u64(LN2_CHUNKS_F32[i] as u64)
+            }
+        };
+        let (s, mut e) = fast_two_sum(kt * c(0), kt * c(1));
+        for i in 2..m {
+            e = e + kt * c(i);
+        }
+        let (h, l) = fast_two_sum(s, e);
+        let mut t = [T::ZERO; N];
+        t[0] = h;
+        t[1] = l;
+        return fast2::add(x, &E::from_normalized(t));
     }
     sub_k_ln2_j(x, k, 0)
 }
@@ -1353,7 +1415,25 @@ fn expm1_table_rel<T: FloatTerm>(t: &Tier) -> f64 {
 
 /// Log-space bound of ln x (also ln_1p x beyond the core's range).
 fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
-    lg(t.r) + 1.001 * (1.25 * lg(t.r) + ln1p_core_log::<T>(t)) + ln2_trunc::<T>(t) / 0.346
+    let core = 1.001 * (1.25 * lg(t.r) + ln1p_core_log::<T>(t));
+    let sum = lg(t.r) + core + ln2_trunc::<T>(t) / 0.346;
+    if t.n != 2 {
+        return sum;
+    }
+    // N = 2: ℓ + K by one accurate addition (module doc, "ln x"; the exact sum remains for
+    // |k| ≥ 2^b, so both are covered).
+    let (m, b) = ln2_chunk_plan::<T>();
+    let w = T::PRECISION as i32 - b;
+    let k = if T::PRECISION == 53 { 1078.0 } else { 152.0 };
+    let trunc = k * p2(-w * m as i32);
+    let mut part = t.u;
+    let mut eta = 0.0;
+    for i in 2..m {
+        part += p2(-w * i as i32) / 0.68;
+        eta += t.u * part;
+    }
+    let eta = eta * (1.0 + 4.0 * t.u);
+    sum.max(lg(t.a) + core + trunc / 0.346 + 2.001 * eta)
 }
 
 /// Relative bound of ln.

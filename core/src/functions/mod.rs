@@ -16,8 +16,8 @@
 //! - [`device`]: the tables and plans a device port (expanse-gpu's CUDA) reads from here;
 //! - [`exp_log`]: exp, exp_m1, ln, ln_1p, log2, log10, pow, powi, cbrt, hypot;
 //! - [`hyperbolic`]: sinh, cosh, tanh, asinh, acosh, atanh;
-//! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Payne–Hanek reduction for
-//!   large arguments).
+//! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Cody–Waite reduction for
+//!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2).
 //!
 //! Compile time: each family's algorithms are generic over (T, N) but instantiated only here,
 //! through [`eval_unary`] / [`eval_binary`] (one `match` on a run-time N, as

@@ -16,17 +16,20 @@
 //!
 //! # sin, cos, tan
 //!
-//! 1. *Reduction* (`trig_reduce.rs`, Payne–Hanek with the bits of 2/π in integer
-//!    arithmetic, for every |x| > 0.78; |x| ≤ 0.78 is kept as r = x exactly, k = 0):
+//! 1. *Reduction* (`trig_reduce.rs`; |x| ≤ 0.78 is kept as r = x exactly, k = 0):
 //!    x = kπ/2 + r, k mod 4 exact, |r| ≤ π/4(1 + 2^−20) < R_MAX = 0.785399, and the computed
-//!    r̂ = r(1 + δ_r) with δ_r ≤ 2^{−(pN+61)} ⊕ 2^{1−p(N+2)} ⊕ ρ_N ⊕ π_err ⊕ δ_mul
-//!    (`reduction_rel_bound`; derivation in `trig_reduce.rs`). Relative accuracy of r is
-//!    kept however close x is to a multiple of π/2: the fixed-point precision grows at run
-//!    time until r has pN + 66 significant bits (up to 1982 fraction bits, far beyond the
-//!    range where any bound is stated). No Cody–Waite path: the integer product costs
-//!    N·(W + 1) 64×64-bit multiplications (W ≈ 3..9 limbs), cheaper than an exact
-//!    subtraction of k·(π/2) to N + 2 terms, it needs no table of π beyond N terms (the f32
-//!    table ends at 5 terms), and it handles cancellation by the same run-time check.
+//!    r̂ = r(1 + δ_r) with δ_r = max(δ_ph, δ_cw) (`reduction_rel_bound`; derivations in
+//!    `trig_reduce.rs`). First the *Cody–Waite* path for moderate |x| (f64: |x| ≲ 2^16·π/2,
+//!    every N; f32: |x| ≲ 2^8·π/2, N ≤ 4): q = round(x₀·2/π), r = x − q·C₀ − … − q·C_{m−1}
+//!    with chunks C_i of π/2 of p − 16 (f64) or p − 8 (f32) bits, every product exact, all
+//!    terms summed exactly and rounded once: δ_cw ≤ 2^{−(pN+8)} ⊕ ρ_N, guarded by run-time
+//!    checks 2^{−c} ≤ |r̂₀| ≤ 0.785398 (x not too close to a multiple of π/2, c from the
+//!    plan: 15..46 for f64). Where it does not apply or a check fails, *Payne–Hanek* with the
+//!    bits of 2/π in integer arithmetic: δ_ph ≤ 2^{−(pN+61)} ⊕ 2^{1−p(N+2)} ⊕ ρ_N ⊕ π_err ⊕
+//!    δ_mul. Relative accuracy of r is kept however close x is to a multiple of π/2: the
+//!    fixed-point precision grows at run time until r has pN + 66 significant bits (up to
+//!    1982 fraction bits, far beyond the range where any bound is stated). δ_cw < δ_ph (π_err
+//!    alone is ½(2u)^N), so the Cody–Waite path left the stated bounds unchanged.
 //! 2. *Triple-angle reduction*: with k_max, J_max from a cost plan (`sin_plan`, chosen from
 //!    (p, N) only) and a_lim = R_MAX/3^{k_max}, the smallest k ≤ k_max with |r̂|/3^k ≤ a_lim
 //!    is used and a₀ = r̂·P_k with P_k the first N terms of the greedy 12-term table of
@@ -431,16 +434,18 @@ fn horner_bound<T: FloatTerm>(
     eta
 }
 
-/// δ_r: relative error of the reduced argument (`trig_reduce.rs`).
+/// δ_r: relative error of the reduced argument, the larger of the Payne–Hanek and the
+/// Cody–Waite paths' (`trig_reduce.rs`).
 fn reduction_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let o = ops::<T>(n);
     let p = T::PRECISION;
     let trunc = <f64 as FloatTerm>::ldexp(1.0, 1 - (p as i32) * (n as i32 + 2));
     let fix = trig_reduce::fix_rel_bound(p, n);
-    cat(
+    let ph = cat(
         cat(cat(fix, trunc), bounds::round_rel_bound::<T>(n)),
         cat(o.pi, o.mul),
-    )
+    );
+    ph.max(trig_reduce::cw_rel_bound::<T>(n))
 }
 
 /// (σ_sin, σ_cos, δ_arg) of the sin/cos kernel at (T, N) (module doc, steps 1–5).

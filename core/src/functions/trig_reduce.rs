@@ -45,10 +45,160 @@
 //! ≤ ½(2u)^N(1 + 4u) for f64 and for f32 up to N = 5; the f32 table stops before subnormal
 //! terms, see [`crate::functions::constants`]). The total relative error of r is
 //! [`super::reduction_rel_bound`].
+//!
+//! # Cody–Waite path for moderate |x| ([`reduce_cw`], tried first)
+//!
+//! Where the plan [`cw_plan`] allows it (f64 terms: every N; f32 terms: N ≤ 4), with
+//! b = 16 (f64) or 8 (f32) and w = p − b: q = RN_f64(x₀·(2/π)) rounded to an integer (only
+//! where |q| < 2^b; the value of q is any integer, its choice is checked below), and the exact
+//! terms x_0, …, x_{N−1}, −q·C_0, …, −q·C_{m−1} summed and rounded once to N terms
+//! (`fast2::round_sum`, within ρ_N: see [`crate::functions::exp_log`], "Rounding a sum
+//! once"), where C_i are the chunks of π/2 of w bits each ([`CW_PIO2_F64`], [`CW_PIO2_F32`]:
+//! C_i = the bits of π/2 of weights 2^{−wi} … 2^{−w(i+1)+1}, truncated, so 0 ≤ π/2 − P_m <
+//! 2^{1−wm} with P_m = ΣC_i): each C_i·2^{w(i+1)−1} is an integer below 2^w and |q| < 2^b,
+//! so every product q·C_i is exact (and a normal number: C_{m−1} ≥ 2^{−115} for f32 at
+//! N ≤ 4). So the rounded sum is r̂ = (r + e)(1 + ρ) with r = x − q·π/2 exactly,
+//! e = q(π/2 − P_m), |e| < 2^b·T_m, T_m = 2^{2−wm} (generous), |ρ| ≤ ρ_N.
+//!
+//! Run-time checks, else the exact reduction above is used: 2^{−c} ≤ |r̂₀| ≤ 0.785398 (r̂₀
+//! the leading term). The upper check gives |r| ≤ 0.785398(1 + 2u)(1 + ρ) + 2^bT_m < π/4,
+//! the range the kernel and the argument perturbation (trig.rs, steps 2–6) assume. The lower
+//! check (x not too close to a multiple of π/2: a double-word can come arbitrarily close)
+//! gives |r̂| ≥ 2^{−c}(1 − 2u) (the lower terms are below 2u|r̂₀|), so
+//! |r| ≥ 2^{−c}(1 − 2u)/(1 + ρ) − 2^bT_m ≥ 2^{−c−1}, and r̂ = r(1 + e/r)(1 + ρ) with
+//! |e/r| ≤ 2^{b+1+c}T_m. The plan takes m, the fewest chunks with
+//! wm ≥ pN + b + c_min + 11 (c_min = 15 for f64, 8 for f32), and then the largest c with
+//! wm ≥ pN + b + c + 11, so that |e/r| ≤ 2^{−(pN+8)}: δ_cw = 2^{b+3+c−wm} ⊕ ρ_N
+//! ([`cw_rel_bound`]), below the exact path's δ_r (which carries π_N's ½(2u)^N and a
+//! multiplication), so the stated bound does not change. k = q mod 4. For q = 0 (x₀ just
+//! above 0.78) r = x exactly.
 
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
 use crate::functions::constants::{constant, two_over_pi_words, Constant};
+
+/// Chunks C_0, …, C_12 of π/2 for f64 terms (module doc, Cody–Waite path): 37 bits each,
+/// C_i holding the bits of weights 2^{−37i} … 2^{−37i−36} of π/2, truncated (generated with
+/// mpmath at 1200 bits; the tests check them against MPFR).
+pub(crate) const CW_PIO2_F64: [u64; CW_M_MAX] = [
+    0x3ff921fb54440000,
+    0x3d868c234c4c0000,
+    0x3b298a2e03700000,
+    0x38ccd12902400000,
+    0x36bc1114cf980000,
+    0x346d0082efa90000,
+    0x3211d89cd9120000,
+    0x2fc14a08798e0000,
+    0x2d5a026ef7c80000,
+    0x2b2466cf34e90000,
+    0x2898d98158500000,
+    0x266b7c97c50c0000,
+    0x242d3f84d5b40000,
+];
+
+/// Chunks C_0, …, C_7 of π/2 for f32 terms: 16 bits each, as [`CW_PIO2_F64`] (the rest 0).
+pub(crate) const CW_PIO2_F32: [u32; CW_M_MAX] = [
+    0x3fc90f00, 0x37daa200, 0x2e85a000, 0x27c23400, 0x1fc4c600, 0x17451600, 0x0f80dc00, 0x06668800,
+    0, 0, 0, 0, 0,
+];
+
+/// Most chunks of π/2 a Cody–Waite plan uses.
+pub(crate) const CW_M_MAX: usize = 13;
+
+/// Upper check of the Cody–Waite path on |r̂₀| (module doc): just below π/4 on purpose.
+#[allow(clippy::approx_constant)]
+pub(crate) const CW_R_HI: f64 = 0.785_398;
+
+/// The Cody–Waite plan for p-bit terms and N terms (module doc): (m, c, b), m = 0 where the
+/// path is not used (f32 with N ≥ 5).
+pub(crate) fn cw_plan(p: u32, n: usize) -> (usize, i32, i32) {
+    let (b, c_min) = if p == 53 { (16, 15) } else { (8, 8) };
+    if p != 53 && n > 4 {
+        return (0, 0, b);
+    }
+    let w = p as i32 - b;
+    let base = p as i32 * n as i32 + b + 11;
+    let m = (base + c_min + w - 1) / w;
+    (m as usize, w * m - base, b)
+}
+
+/// δ_cw: relative error of r̂ on the Cody–Waite path, 2^{b+3+c−wm} ⊕ ρ_N (module doc); 0
+/// where the path is not used.
+pub(crate) fn cw_rel_bound<T: FloatTerm>(n: usize) -> f64 {
+    let p = T::PRECISION;
+    let (m, c, b) = cw_plan(p, n);
+    if m == 0 {
+        return 0.0;
+    }
+    let w = p as i32 - b;
+    let e = <f64 as FloatTerm>::ldexp(1.0, b + 3 + c - w * m as i32);
+    let rho = crate::bounds::round_rel_bound::<T>(n);
+    e + rho + e * rho
+}
+
+/// Chunk i of π/2 for T.
+#[inline(always)]
+fn cw_chunk<T: FloatTerm>(i: usize) -> T {
+    if T::PRECISION == 53 {
+        T::from_bits_u64(CW_PIO2_F64[i])
+    } else {
+        T::from_bits_u64(CW_PIO2_F32[i] as u64)
+    }
+}
+
+/// The Cody–Waite reduction (module doc): `None` where it does not apply (|q| ≥ 2^b, f32 with
+/// N ≥ 5) or a run-time check fails; x finite with |x₀| > 0.78.
+#[inline(always)]
+pub(crate) fn reduce_cw<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+) -> Option<(u32, Expansion<T, N>)> {
+    let p = T::PRECISION;
+    let (m, c, b) = cw_plan(p, N);
+    if m == 0 {
+        return None;
+    }
+    let q = (x.hi().to_f64() * core::f64::consts::FRAC_2_PI).round();
+    // q is finite (x is): the same as functions.cu's !(|q| < 2^b).
+    if q.abs() >= <f64 as FloatTerm>::ldexp(1.0, b) {
+        return None;
+    }
+    if q == 0.0 {
+        // |x₀| ≤ 0.7854 here: r = x exactly, within the checked range.
+        return if x.hi().to_f64().abs() <= CW_R_HI {
+            Some((0, *x))
+        } else {
+            None
+        };
+    }
+    let w = p as i32 - b;
+    let qt = T::from_f64(q);
+    // The terms by decreasing weight (x_i ~ 2^{−pi}, q·C_j ~ 2^{−wj} relative to |x|).
+    let mut buf = [T::ZERO; crate::expansion::MAX_TERMS + CW_M_MAX];
+    let xt = x.terms();
+    let (mut i, mut j, mut len) = (0usize, 0usize, 0usize);
+    while i < N || j < m {
+        if i < N && (j >= m || (p as i32) * (i as i32) <= w * (j as i32)) {
+            buf[len] = xt[i];
+            i += 1;
+        } else {
+            buf[len] = -(qt * cw_chunk::<T>(j));
+            j += 1;
+        }
+        len += 1;
+    }
+    let r: Expansion<T, N> = if N == 2 && len == 6 {
+        crate::functions::fast2::round_sum_list::<T, N, 6>([
+            buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
+        ])
+    } else {
+        crate::functions::fast2::round_sum(&buf[..len])
+    };
+    let r0 = r.hi().to_f64().abs();
+    if !(r0 <= CW_R_HI && r0 >= <f64 as FloatTerm>::ldexp(1.0, -c)) {
+        return None;
+    }
+    Some(((q as i64).rem_euclid(4) as u32, r))
+}
 
 /// Most 64-bit limbs of the fixed-point fraction (the 2/π bits read end at index
 /// E + 64W + 62 ≤ 3017 for every f64 term, within the 3072 stored bits).
@@ -169,6 +319,14 @@ pub(crate) fn reduce<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> (u32,
     if x.hi().to_f64().abs() <= 0.78 {
         return (0, *x);
     }
+    if let Some(kr) = reduce_cw(x) {
+        return kr;
+    }
+    reduce_exact(x)
+}
+
+/// The Payne–Hanek reduction (module doc) of x with |x₀| > 0.78.
+fn reduce_exact<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> (u32, Expansion<T, N>) {
     let p = T::PRECISION;
     let mut terms = [0.0f64; N];
     for (o, t) in terms.iter_mut().zip(x.terms()) {

@@ -773,3 +773,44 @@ fn functions_op_timing() {
     one::<4>();
     one::<8>();
 }
+
+/// The chunks of ln 2 of ln's N = 2 combination (`functions::device::term_tables`,
+/// `LN2_CHUNKS`) against MPFR's ln 2: chunk i·2^{w(i+1)} is an integer below 2^w (w = 42 for
+/// f64, 16 for f32, so that k·C_i is exact for |k| < 2^b), and the chunks used are the
+/// truncation of ln 2: 0 ≤ ln 2 − ΣC_i < 2^{−w(i+1)}.
+#[test]
+fn ln2_chunks_against_mpfr() {
+    use expanse_core::functions::device::term_tables;
+    fn check<T: FloatTerm>(w: i32, m: usize) {
+        let t = term_tables::<T>()
+            .into_iter()
+            .find(|t| t.name == "LN2_CHUNKS")
+            .expect("LN2_CHUNKS table");
+        let ln2 = Float::with_val(1000, rug::float::Constant::Log2);
+        let mut sum = Float::with_val(1000, 0);
+        for i in 0..t.cols {
+            let c = T::from_bits_u64(t.bits[i]).to_f64();
+            if i >= m {
+                assert_eq!(c, 0.0, "{} chunk {i} past the {m} used", T::NAME);
+                continue;
+            }
+            let scaled = Float::with_val(1000, c) << (w * (i as i32 + 1));
+            assert!(
+                scaled.is_integer(),
+                "{} chunk {i} has more than {w} bits",
+                T::NAME
+            );
+            assert!(scaled >= 0 && scaled < (1u64 << w), "{} chunk {i}", T::NAME);
+            sum += c;
+            let rest = Float::with_val(1000, &ln2 - &sum);
+            let lim = Float::with_val(1000, 1) >> (w * (i as i32 + 1));
+            assert!(
+                rest >= 0 && rest < lim,
+                "{} chunks 0..={i} not ln 2 truncated",
+                T::NAME
+            );
+        }
+    }
+    check::<f64>(42, 3);
+    check::<f32>(16, 4);
+}

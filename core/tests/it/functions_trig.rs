@@ -1,6 +1,7 @@
 //! Oracle tests of the trigonometric family (sin, cos, tan, atan, asin, acos, atan2) against
 //! MPFR: every N = 1..8, f64 and f32 terms, arguments over the whole exponent range (tiny,
-//! near 1, huge up to 1e300, the expansions nearest to k·π/2, ±1 for asin/acos), sin/cos of
+//! near 1, huge up to 1e300, the expansions nearest to k·π/2 and k·π/2 + d for |d| from 2^-60
+//! to 1/2 (both sides of the Cody–Waite reduction's checks), ±1 for asin/acos), sin/cos of
 //! 1e22 in quad-double, IEEE special values against `f64`, and monotonicity at neighbouring
 //! arguments. The oracle evaluates f on the exact value of the input expansion at
 //! 4·p·N + 64 bits (MPFR's results are correctly rounded for any argument size: it does its
@@ -145,7 +146,7 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
     let hi = if T::PRECISION == 53 { 996 } else { 118 };
     let prec = oracle_prec::<T>(N) + 1100;
     match f {
-        Unary::Sin | Unary::Cos | Unary::Tan => match rng.below(10) {
+        Unary::Sin | Unary::Cos | Unary::Tan => match rng.below(12) {
             0..=3 => rexp::<T, N>(rng, -8, 3),
             4..=6 => rexp::<T, N>(rng, 3, hi),
             7 | 8 => {
@@ -153,6 +154,16 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
                 let bits = rng.range(0, if T::PRECISION == 53 { 60 } else { 20 });
                 let k = 1 + (rng.next() >> (64 - bits.max(1))) as i64;
                 let v = Float::with_val(prec, rug::float::Constant::Pi) * k / 2 * rng.sign();
+                nearest::<T, N>(&v)
+            }
+            10 | 11 => {
+                // k·π/2 + d with |d| from 2^-60 to 1/2 and k < 2^18: both sides of the
+                // Cody–Waite reduction's run-time checks (2^-c ≤ |r| ≤ 0.785398, |k| < 2^b).
+                let bits = rng.range(0, if T::PRECISION == 53 { 18 } else { 10 });
+                let k = 1 + (rng.next() >> (64 - bits.max(1))) as i64;
+                let d = Float::with_val(prec, rng.next()) >> (64 + rng.range(1, 60));
+                let v = (Float::with_val(prec, rug::float::Constant::Pi) * k / 2 + d * rng.sign())
+                    * rng.sign();
                 nearest::<T, N>(&v)
             }
             _ => rexp::<T, N>(rng, lo, -8),
@@ -590,4 +601,49 @@ fn speed_report() {
             time_per_call::<8>(f)
         );
     }
+}
+
+/// The chunks of π/2 of the Cody–Waite reduction (`functions::device::term_tables`,
+/// `CW_PIO2`) against MPFR's π: chunk i·2^{w(i+1)−1} is an integer below 2^w (w = 37 for f64,
+/// 16 for f32: its products with |q| < 2^b are exact), and the chunks are the truncation of
+/// π/2 to its bits of weight ≥ 2^{1−wm}: 0 ≤ π/2 − ΣC_i < 2^{1−wm}.
+#[test]
+fn cody_waite_chunks_of_pi_over_2() {
+    use expanse_core::functions::device::term_tables;
+    fn check<T: FloatTerm>(w: i32, m: usize) {
+        let t = term_tables::<T>()
+            .into_iter()
+            .find(|t| t.name == "CW_PIO2")
+            .expect("CW_PIO2 table");
+        let pio2 = Float::with_val(2000, rug::float::Constant::Pi) / 2;
+        let mut sum = Float::with_val(2000, 0);
+        for i in 0..t.cols {
+            let c = T::from_bits_u64(t.bits[i]).to_f64();
+            if i >= m {
+                assert_eq!(c, 0.0, "{} chunk {i} past the {m} used", T::NAME);
+                continue;
+            }
+            let scaled = Float::with_val(2000, c) << (w * (i as i32 + 1) - 1);
+            assert!(
+                scaled.is_integer(),
+                "{} chunk {i} has more than {w} bits",
+                T::NAME
+            );
+            assert!(
+                scaled >= 0 && scaled < pow2(w),
+                "{} chunk {i} out of range",
+                T::NAME
+            );
+            sum += c;
+            let rest = Float::with_val(2000, &pio2 - &sum);
+            let lim = Float::with_val(2000, 1) >> (w * (i as i32 + 1) - 1);
+            assert!(
+                rest >= 0 && rest < lim,
+                "{} chunks 0..={i} not π/2 truncated",
+                T::NAME
+            );
+        }
+    }
+    check::<f64>(37, 13);
+    check::<f32>(16, 8);
 }

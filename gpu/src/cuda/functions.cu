@@ -1,6 +1,6 @@
 // expanse-gpu elementary functions: exp, exp_m1, ln, ln_1p, log2, log10, cbrt, pow, powi, hypot
-// (core/src/functions/exp_log.rs), sin, cos, tan, atan, atan2, asin, acos with the Payne–Hanek
-// reduction (core/src/functions/trig.rs, trig_reduce.rs), sinh, cosh, tanh, asinh, acosh,
+// (core/src/functions/exp_log.rs), sin, cos, tan, atan, atan2, asin, acos with the Cody–Waite
+// and Payne–Hanek reductions (core/src/functions/trig.rs, trig_reduce.rs), sinh, cosh, tanh, asinh, acosh,
 // atanh (core/src/functions/hyperbolic.rs), and the f64 Newton seeds
 // (core/src/functions/seeds.rs), repeated operation for operation over the accurate tier
 // (accurate.cu), so that for the same inputs the results are bit-identical to
@@ -347,8 +347,23 @@ template <int M> __device__ __noinline__ X<M> el_sub_k_ln2_j(const X<M> &x, int 
     return fn_round_sum<M>(list, len);
 }
 
+// x - k*ln2 (exp_log.rs `sub_k_ln2`): at M = 2 with |k| < 2^b the double-word
+// K = -k*(C_0 + ... + C_{m-1}) (chunks of ln 2 of p - b bits, exact products) and one accurate
+// addition; otherwise the exact sum.
 template <int M> __device__ __forceinline__ X<M> el_sub_k_ln2(const X<M> &x, int k) {
     if (k == 0) return x;
+    if constexpr (M == 2) {
+        const int m = FP_LN2_CK[0], b = FP_LN2_CK[1];
+        if ((k < 0 ? -k : k) < (1 << b)) {
+            T kt = (T)(-(double)k);
+            T s, e;
+            fast_two_sum(kt * t_of_bits((u64)FT_LN2_CHUNKS[0]), kt * t_of_bits((u64)FT_LN2_CHUNKS[1]), s, e);
+            for (int i = 2; i < m; ++i) e = e + kt * t_of_bits((u64)FT_LN2_CHUNKS[i]);
+            X<M> kk;
+            fast_two_sum(s, e, kk.t[0], kk.t[1]);
+            return ac_add<M>(x, kk);
+        }
+    }
     return el_sub_k_ln2_j<M>(x, k, 0);
 }
 
@@ -864,6 +879,8 @@ template <int M> __device__ X<M> hy_eval(int f, const X<M> &x) {
 
 // ---- argument reduction (trig_reduce.rs) ----------------------------------------------------------
 
+#define FN_CW_M_MAX 13
+
 // Bits b_j .. b_{j+63} of 2/pi (b_j = 0 for j <= 0 and past the table).
 __device__ __forceinline__ u64 tr_window_pos(long long j) {
     long long i = j - 1;
@@ -962,11 +979,56 @@ __device__ __forceinline__ long long tr_bit_length(const u64 *mag, int w) {
     return 0;
 }
 
+// The Cody-Waite reduction for moderate |x| (trig_reduce.rs `reduce_cw`): q = round(x0*2/pi)
+// with |q| < 2^b, the exact terms x_i and -q*C_j (chunks of pi/2 of p - b bits) by decreasing
+// weight, summed exactly and rounded once; false where it does not apply or a check
+// (2^-c <= |r0| <= CW_R_HI) fails. |x0| > 0.78.
+template <int M> __device__ __forceinline__ bool tr_reduce_cw(const X<M> &x, unsigned &kq, X<M> &r) {
+    const int m = FP_CW_M[M - 1];
+    if (m == 0) return false;
+    const int b = FP_CW_B[M - 1], c = FP_CW_C[M - 1];
+    double q = round((double)x.t[0] * d_of_bits(FD_FRAC_2_PI));
+    if (!(d_abs(q) < d_pow2(b))) return false;
+    if (q == 0.0) {
+        if (d_abs((double)x.t[0]) <= d_of_bits(FD_CW_R_HI)) {
+            kq = 0;
+            r = x;
+            return true;
+        }
+        return false;
+    }
+    const int w = T_PREC - b;
+    T qt = (T)q;
+    T buf[M + FN_CW_M_MAX];
+    int i = 0, j = 0, len = 0;
+    while (i < M || j < m) {
+        if (i < M && (j >= m || T_PREC * i <= w * j)) {
+            buf[len] = x.t[i];
+            ++i;
+        } else {
+            buf[len] = -(qt * t_of_bits((u64)FT_CW_PIO2[j]));
+            ++j;
+        }
+        ++len;
+    }
+    X<M> rr = fn_round_sum<M>(buf, len);
+    double r0 = d_abs((double)rr.t[0]);
+    if (!(r0 <= d_of_bits(FD_CW_R_HI) && r0 >= d_pow2(-c))) return false;
+    long long qi = (long long)q;
+    kq = (unsigned)(((qi % 4) + 4) % 4);
+    r = rr;
+    return true;
+}
+
 // x = k*(pi/2) + r: returns r and k mod 4 (x finite).
 template <int M> __device__ __noinline__ X<M> tr_reduce(const X<M> &x, unsigned &kq) {
     if (d_abs((double)x.t[0]) <= 0.78) {
         kq = 0;
         return x;
+    }
+    {
+        X<M> r;
+        if (tr_reduce_cw<M>(x, kq, r)) return r;
     }
     const long long p = T_PREC;
     double terms[M];
