@@ -8,7 +8,8 @@
 //!
 //! How, and why the results are identical: every scalar operation for N ≥ 3 (`fast_add`,
 //! `fast_add_term`, `fast_mul`, `fast_mul_term` in [`crate::accurate`]; `sqr` is `mul(x, x)`)
-//! builds a list of machine numbers with error-free transforms, then `certified_round`: up to
+//! builds a list of machine numbers with error-free transforms (`fast_mul` then runs one
+//! VecSum over it), then `certified_round`: up to
 //! three passes of VecSum + VecSumErrBranch, each followed by a run-time certificate, and the
 //! exact reference when all three fail. Here the same list is built on lanes in the same order
 //! (the add's pair order `|x_i| ≥ |y_i|` by a lane select), VecSum runs on lanes (it is
@@ -29,6 +30,11 @@
 //! scalar operation's by construction. A lane that passes gets the scalar `settle` of a
 //! certified result: the terms verbatim, or when the sum is zero the signed zero IEEE gives
 //! (`naive` when it is zero, else +0).
+//!
+//! (A Fast2Sum in VecSumErrBranch, with its precondition |eps| ≥ |v_k| checked per lane and
+//! the lanes where it failed recomputed in scalar, was tried and dropped: on the Hénon step it
+//! almost never fails, but on the interval benchmark's endpoints, whose terms are spread out,
+//! it failed so often at N ≥ 6 that `mul_batch` ran at scalar speed, 2.6–4.9× slower.)
 //!
 //! Only uniform branches remain: the emission loop stops once every lane is done (the rest of
 //! the list only feeds the tail sums), lanes that consumed the list with fewer than N terms
@@ -51,7 +57,14 @@
 //! AVX-512 another 7–18% faster but doubled the compile time of these instances again.)
 //! Writing `accurate::mul_list`'s term list in place (no 1 KB copy of each order's
 //! errors at 16 lanes) then added 6–18% (`bench cpu`, scale 1: AVX-512 2.10 at N = 3, 0.90 at
-//! N = 8; AVX2 1.36, 0.47).
+//! N = 8; AVX2 1.36, 0.47). Then (2026-11-25) the multiplication's extra VecSum
+//! (`accurate::fast_mul`: its first certificate failed for 18–50% of the products, so nearly
+//! every batch ran two passes) and `done` read from `out[0]` with one select fewer for the
+//! tail sum: `bench cpu --scale 0.5`, lanes / MPFR, interleaved runs, N = 3..8, AVX2
+//! 1.32–1.36 1.42–1.49 1.03 0.77–0.78 0.55–0.56 0.46 → 2.08–2.11 2.40–2.42 1.64–1.71
+//! 1.25–1.29 0.94–0.97 0.81–0.85, AVX-512 2.04–2.11 2.23–2.32 1.73–1.74 1.35–1.36 1.02
+//! 0.89 → 3.12–3.14 3.59 2.72–2.77 2.23–2.24 1.70–1.74 1.37–1.47 (nearly all of it from the
+//! extra VecSum).
 //!
 //! Entry points: batched operations over slices ([`add_batch`], [`sub_batch`], [`mul_batch`],
 //! [`sqr_batch`], [`add_term_batch`], [`mul_term_batch`]) for f64 and f32 terms, and the
@@ -151,7 +164,6 @@ fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask)
     let len = v.len();
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let mut out = [zero; N];
-    let mut done = zero.mask_ne(zero);
     let mut eps = v[0];
     let mut a = zero;
     // Items 1..N − 1 (every list has at least N + 1 items): no lane can be done before item
@@ -166,25 +178,26 @@ fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask)
         out[N - 1] = L::select(nz, r, out[N - 1]);
         eps = L::select(nz, err, r);
     }
+    // `done` (N terms emitted) is `out[0] ≠ 0`, read from the register at the top of each
+    // step: no separate state to update.
     let mut k = N;
+    let mut done = out[0].mask_ne(zero);
     while k < len && !done.all() {
-        let (r, err) = two_sum(eps, v[k]);
+        let vk = v[k];
+        let (r, err) = two_sum(eps, vk);
         let nz = err.mask_ne(zero);
         let emit = nz.and(done.not());
         for i in 0..N - 1 {
             out[i] = L::select(emit, out[i + 1], out[i]);
         }
         out[N - 1] = L::select(emit, r, out[N - 1]);
-        let now_done = emit.and(out[0].mask_ne(zero));
         // Done before this step: the scalar loop has stopped and sums |v[k]| into a; done
-        // now: a starts at |eps| = |err|.
-        a = L::select(
-            done,
-            a + v[k].lane_abs(),
-            L::select(now_done, err.lane_abs(), a),
-        );
+        // at this step: a starts at |eps| = |err|. A lane not done yet holds |err| too (no
+        // separate "done now" mask): it is overwritten at the step that makes the lane done,
+        // and never read for a lane that is not done.
+        a = L::select(done, a + vk.lane_abs(), err.lane_abs());
         eps = L::select(nz, err, r);
-        done = done.or(now_done);
+        done = out[0].mask_ne(zero);
         k += 1;
     }
     // Every lane is done (or the list is consumed): the rest feeds the tail sums.
@@ -300,6 +313,8 @@ pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
     let mut v = [x[0]; 65];
     let len = crate::accurate::mul_list(x, y, &mut v);
+    // The scalar `fast_mul`'s VecSum before `certified_round`.
+    vec_sum_lanes(&mut v[..len]);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
     (settle_lanes(out, naive), ok.and(cert))
 }

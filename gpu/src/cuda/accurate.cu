@@ -473,9 +473,12 @@ template <int M> __device__ ACC_HEAVY bool ac_fast_add(const X<M> &x, const X<M>
     return ac_certified_round<M>(v, 2 * M, out);
 }
 
+// fast_mul: one VecSum before the certified renormalisation (its first pass then nearly always
+// certifies; accurate.rs fast_mul says why).
 template <int M> __device__ ACC_HEAVY bool ac_fast_mul(const X<M> &x, const X<M> &y, T *out) {
     T v[M * M + 1];
     ac_mul_list<M>(x, y, v);
+    ac_vec_sum(v, M * M + 1);
     return ac_certified_round<M>(v, M * M + 1, out);
 }
 
@@ -937,6 +940,7 @@ template <int M> __device__ __forceinline__ bool ar_fast_add(const X<M> &x, cons
 template <int M> __device__ __forceinline__ bool ar_fast_mul(const X<M> &x, const X<M> &y, T (&out)[M]) {
     T v[M * M + 1];
     ac_mul_list<M>(x, y, v);
+    ar_vec_sum<M * M + 1>(v);
     return ar_certified_round<M, M * M + 1>(v, out);
 }
 
