@@ -351,8 +351,9 @@ fn rand_arg<T: FloatTerm, const N: usize>(
 }
 
 /// Arguments of the unary function `f`: the shared edges, `f`'s domain edges (both signs),
-/// `random` random arguments over its domain, and `random / 8` arguments just below 1
-/// (cancellation in 1 − x).
+/// `random` random arguments over its domain, `random / 8` arguments just below 1
+/// (cancellation in 1 − x), and for atan `random / 2` arguments at and near the table points
+/// of its N = 2 reduction.
 pub fn unary_arguments<T: FloatTerm, const N: usize>(
     f: Unary,
     random: usize,
@@ -373,6 +374,18 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
         let ed = rng.range(-60, -2);
         let d: Expansion<T, N> = rand_expansion(rng, ed);
         xs.push(Expansion::one().sub(&d.abs()));
+    }
+    if f == Unary::Atan {
+        // Near the points j/256 and (j + ½)/256 of atan's N = 2 table reduction (the entry
+        // itself, both sides, the switch between neighbouring entries), both signs.
+        for _ in 0..random / 4 {
+            let j = rng.below(513) as f64 / 512.0;
+            let ed = rng.range(if T::PRECISION == 53 { -110 } else { -50 }, -9);
+            let d: Expansion<T, N> = rand_expansion(rng, ed);
+            let x = Expansion::<T, N>::from_f64(j).add(&d);
+            xs.push(if rng.below(2) == 0 { x } else { x.neg() });
+            xs.push(Expansion::from_f64(j * rng.sign()));
+        }
     }
     xs
 }

@@ -31,7 +31,8 @@ fn widen32(rows: &[[u32; 12]]) -> Vec<u64> {
 /// e^{j/256} − 1 for j = −90..90, 8 terms), `INV_FACT` (1/k!, k = 0..20), `SIN_DEN_INV`,
 /// `ATAN_RATIO` (j = 0..60) and `INV_POW3` (j = 0..12), 12 terms each; `CW_PIO2`, the chunks
 /// of π/2 of the Cody–Waite reduction (13; f32: 8 and zeros); `LN2_CHUNKS`, the chunks of
-/// ln 2 of ln's N = 2 combination (4; f64: 3 and a zero).
+/// ln 2 of ln's N = 2 combination (4; f64: 3 and a zero); `ATAN_TAB`, atan(j/256) for
+/// j = 0..=256 (2 terms) of atan's N = 2 table reduction.
 pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
     let f64_terms = T::PRECISION == 53;
     let mut out = Vec::new();
@@ -120,6 +121,17 @@ pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
             LN2_CHUNKS_F32.iter().map(|&v| v as u64).collect()
         },
     });
+    use super::trig::atan_table::{ATAN_TAB_F32, ATAN_TAB_F64};
+    out.push(TermTable {
+        name: "ATAN_TAB",
+        rows: ATAN_TAB_F64.len(),
+        cols: 2,
+        bits: if f64_terms {
+            ATAN_TAB_F64.iter().flatten().copied().collect()
+        } else {
+            ATAN_TAB_F32.iter().flatten().map(|&v| v as u64).collect()
+        },
+    });
     use super::trig::trig_reduce::{CW_M_MAX, CW_PIO2_F32, CW_PIO2_F64};
     out.push(TermTable {
         name: "CW_PIO2",
@@ -146,6 +158,7 @@ pub fn two_over_pi() -> [u64; 48] {
 ///   and with `EXP_EMAX`);
 /// - `SIN_K`, `SIN_J`: the sine kernel's triple-angle steps and Taylor steps;
 /// - `ATAN_H`, `ATAN_J`: atan's halvings and series steps;
+/// - `ATAN_TAB`: [K, J_max, first one-term step] of atan's N = 2 table reduction (one list);
 /// - `LN2_CK`: [m, b] of ln's N = 2 combination (`exp_log::ln2_chunk_plan`; one list);
 /// - `CW_M`, `CW_C`, `CW_B`: the Cody–Waite reduction's plan (m chunks, 0 = not used; the
 ///   lower check 2^−c; |q| < 2^b);
@@ -176,6 +189,14 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
         ("SIN_J", per_n(&|n| super::trig::sin_plan(p, n).1 as i64)),
         ("ATAN_H", per_n(&|n| super::trig::atan_plan(p, n).0 as i64)),
         ("ATAN_J", per_n(&|n| super::trig::atan_plan(p, n).1 as i64)),
+        (
+            "ATAN_TAB",
+            vec![
+                super::trig::atan_table::ATAN_TAB_K as i64,
+                super::trig::atan_tab_steps(p, 2) as i64,
+                super::trig::ATAN_TAB_ONE_FROM as i64,
+            ],
+        ),
         (
             "LN2_CK",
             vec![

@@ -17,7 +17,8 @@
 //! - [`exp_log`]: exp, exp_m1, ln, ln_1p, log2, log10, pow, powi, cbrt, hypot;
 //! - [`hyperbolic`]: sinh, cosh, tanh, asinh, acosh, atanh;
 //! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Cody–Waite reduction for
-//!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2).
+//!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2; atan at N = 2
+//!   by a table of atan(j/256), elsewhere by argument halvings).
 //!
 //! Compile time: each family's algorithms are generic over (T, N) but instantiated only here,
 //! through [`eval_unary`] / [`eval_binary`] (one `match` on a run-time N, as

@@ -78,7 +78,8 @@
 //!
 //! # atan, asin, acos, atan2
 //!
-//! `atan_unit(z)`, 0 ≤ z ≤ 1 exact: h ≤ h_max *halvings* z ← z/(1 + √(1 + z²)) (exact
+//! `atan_unit(z)`, 0 ≤ z ≤ 1 exact (N ≠ 2; N = 2 takes the table reduction below): h ≤ h_max
+//! *halvings* z ← z/(1 + √(1 + z²)) (exact
 //! identity atan z = 2 atan(z/(1 + √(1 + z²)))), until z ≤ z_lim = tan(π/2^{h_max+2}).
 //! One halving computes the exact map of its computed input times (1 + ε): sqr (δ_mul),
 //! 1 + z² (weight of z² ≤ ½: κ₁ ≤ ½δ_mul ⊕ δ_add), √ (κ₂ ≤ ½κ₁(1 + κ₁) ⊕ δ_sqrt), 1 + √
@@ -97,6 +98,38 @@
 //! with weight ≤ Π_{i<8} q_i/(1 − q_i) ≈ 2^−57.5 (the bound at f64 N = 2 goes from
 //! 53.98u² to 54.02u²), while those steps cost a few flops instead of two double-word
 //! products and a sum each.
+//!
+//! *Table reduction at N = 2* (both term types; `atan_unit_table`, replacing the halvings):
+//! for 0 < z ≤ 1(1 + 2^−19) (atan_unit's inputs), j = round(z₀·K), K = 256 (z₀·K exact;
+//! j ≤ K), c = j/K (exact), and atan z = atan c + atan t, t = (z − c)/(1 + zc) (exact
+//! identity, zc ≥ 0). For j = 0, t = z and the table term is absent.
+//! - *Numerator exact*: |z₀ − c| ≤ 1/(2K) and c ≥ 1/K give c/2 ≤ z₀ ≤ 2c, so z₀ − c is exact
+//!   (Sterbenz), and 2Sum(z₀ − c, z₁) = (s, e) is z − c exactly (normalised, as 2Sum's
+//!   output is). s = 0 means z = c: the result is the table pair.
+//! - *Denominator*: z·c by mul_term (δ_mul), then + 1 (add_term): zc/(1 + zc) ≤ ½ + 2^−20
+//!   (zc ≤ z ≤ 1 + 2^−19), so d̂ = (1 + zc)(1 + κ_d), κ_d ≤ (½ + 2^−20)δ_mul ⊕ δ_add; the
+//!   division gives t̂ = t(1 + ε),
+//!   ε ≤ δ_div ⊕ κ_d/(1 − κ_d); as t·atan′(t)/atan(t) ≤ 1, atan(t̂) = atan(t)(1 + θ),
+//!   |θ| ≤ ε(1 + 3ε) (as for the halvings).
+//! - *Series* of atan t̂ as in the series above (Horner with R_j, J from the thresholds at
+//!   t_est = |t̂₀|(1 + 2^−20)², at most J_T = steps(t_b) with t_b = 1.001/(2K) ≥ |t̂|:
+//!   |z − c| ≤ 1/(2K) + u·z₀, 1 + zc ≥ 1; J_T = 5 for f64, 2 for f32), truncation ≤ τ, the
+//!   rounding η₀ by the same recurrence with q_j = t_b²(2j+1)/(2j+3) ≤ 2^−15.6 and *one-term
+//!   steps* for j ≥ 3 (`ATAN_TAB_ONE_FROM`): their error reaches t₀ with weight
+//!   ≤ q₀q₁q₂ ≈ 2^−56.8 (f32 never takes them, J_T = 2). Then B̂ = t̂·t₀ (δ_mul):
+//!   B̂ = atan(t)(1 + β), β ≤ θ ⊕ η₀ ⊕ δ_mul ⊕ τ.
+//! - *Table*: atan c as its two greedy terms (`atan_table.rs`, generated with mpmath and
+//!   checked against MPFR by `functions_trig::atan_table_against_mpfr`): Â = atan c·(1 + α),
+//!   α ≤ u²(1 + u) = δ_c (term 1 ≤ u|term 0|, its rounding ≤ u|term 1|, term 0 ≤ (1 + u)atan c).
+//! - *Sum* S = Â + B̂ (add, δ_add). With A = atan c, B = atan t, S = A + B = atan z: for
+//!   t ≥ 0 (same signs, no cancellation) the relative error of Â + B̂ is
+//!   (Aα + Bβ)/(A + B) ≤ max(α, β); for t < 0 (z < c), m = A/S = atan c/atan z ≤ c/z (atan x/x
+//!   decreasing) ≤ j/(j − ½)/(1 − u) ≤ 2.0001 (z ≥ z₀(1 − u), z₀ ≥ (j − ½)/K) and |B|/S = m − 1,
+//!   so it is ≤ mα + (m − 1)β. Hence A_T ≤ max(α, β, 2.0001α + 1.0001β) ⊕ δ_add replaces A
+//!   in everything below (`atan_table_bound`). Three halvings each carried δ_div and a
+//!   square root's error; the table path has one division: the stated atan bound at f64
+//!   N = 2 falls from 54.0u² to 35.5u² (atan2 42.6u², asin 45.6u², acos 52.7u²; f32 N = 2:
+//!   35.4, 42.5, 45.5, 52.6u²).
 //!
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
 //! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
@@ -158,6 +191,32 @@ use crate::float::FloatTerm;
 
 #[path = "trig_reduce.rs"]
 pub(crate) mod trig_reduce;
+
+#[path = "atan_table.rs"]
+pub(crate) mod atan_table;
+
+use atan_table::{ATAN_TAB_F32, ATAN_TAB_F64, ATAN_TAB_K};
+
+/// First Horner step of the table path's series (N = 2, module doc "atan") that runs at one
+/// term.
+pub(crate) const ATAN_TAB_ONE_FROM: usize = 3;
+
+/// True when atan takes the table reduction (module doc, "atan"): N = 2, both term types.
+#[inline(always)]
+pub(crate) fn atan_table_path(n: usize) -> bool {
+    n == 2
+}
+
+/// Bound t_b on |t̂| of the table path: |z − c_j| ≤ 1/(2K) + u·z₀ and 1 + z·c_j ≥ 1, times
+/// 1 + ε and the run-time margin (1 + 2^−20)², covered by 1.001.
+fn atan_tab_t_bound() -> f64 {
+    1.001 / (2 * ATAN_TAB_K) as f64
+}
+
+/// Most series steps of the table path at (p, N): the truncation at t_b below τ.
+pub(crate) fn atan_tab_steps(p: u32, n: usize) -> usize {
+    atan_steps(atan_tab_t_bound(), trunc_target(p, n))
+}
 
 /// First Horner step of the sine series that runs at one term at (f64, N = 2)
 /// ([`sin_step_one_term`]; module doc, step 3).
@@ -477,6 +536,9 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
 
 /// A: relative error of `atan_unit` (module doc).
 fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
+    if atan_table_path(n) {
+        return atan_table_bound::<T>(n);
+    }
     let o = ops::<T>(n);
     let (h_max, j_max) = atan_plan(T::PRECISION, n);
     let k1 = cat(0.5 * o.mul, o.add);
@@ -498,6 +560,33 @@ fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
         |j| atan_step_one_term::<T>(n, j),
     );
     cat(total, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
+}
+
+/// A of the table path (module doc, "atan", N = 2).
+fn atan_table_bound<T: FloatTerm>(n: usize) -> f64 {
+    let o = ops::<T>(n);
+    // t = (z − c)/(1 + z·c): numerator exact; 1 + z·c with mul_term (δ_mul) of weight
+    // zc/(1 + zc) ≤ ½ + 2^−20 (zc ≤ z ≤ 1 + 2^−19) and the addition; then the division.
+    let kd = cat((0.5 + 1.0 / (1u64 << 20) as f64) * o.mul, o.add);
+    let eps = cat(o.div, kd / (1.0 - kd));
+    let theta = eps * (1.0 + 3.0 * eps);
+    let tb = atan_tab_t_bound();
+    let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
+    let eta = horner_bound::<T>(
+        atan_tab_steps(T::PRECISION, n),
+        |j| tb * tb * (2 * j + 1) as f64 / (2 * j + 3) as f64,
+        step,
+        o.add,
+        |j| j >= ATAN_TAB_ONE_FROM,
+    );
+    // β: atan(t̂) = atan(t)(1 + θ), then the series (η₀, the product t·t₀, truncation τ).
+    let beta = cat(theta, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)));
+    // α: the table pair, u²(1 + u). Sum: same signs ≤ max(α, β); opposite signs (z < c_j)
+    // ≤ m·α + (m − 1)·β with m = atan(c_j)/atan(z) ≤ j/(j − ½)/(1 − u) ≤ 2.0001.
+    let alpha = o.coef;
+    let m = 2.0001;
+    let sum = alpha.max(beta).max(m * alpha + (m - 1.0) * beta);
+    cat(sum, o.add)
 }
 
 /// ratio(δ_q) of `atan_ratio` (module doc).
@@ -655,10 +744,70 @@ fn cos_from_sin<T: FloatTerm, const N: usize>(s: &Expansion<T, N>) -> Expansion<
     fast2::sqrt(&fast2::one_minus(&fast2::sqr(s)))
 }
 
+/// atan(j/K) from the table, the first two terms (N ≥ 2).
+fn atan_tab<T: FloatTerm, const N: usize>(j: usize) -> Expansion<T, N> {
+    let mut v = [T::ZERO; N];
+    for (k, t) in v.iter_mut().enumerate().take(2) {
+        *t = T::from_bits_u64(if T::PRECISION == 53 {
+            ATAN_TAB_F64[j][k]
+        } else {
+            ATAN_TAB_F32[j][k] as u64
+        });
+    }
+    Expansion::from_normalized(v)
+}
+
+/// atan z for 0 < z ≤ 1 (times 1 + 2^−19) at N = 2: the table reduction (module doc, "atan").
+fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, N> {
+    let z0 = z.hi();
+    let k = ATAN_TAB_K as f64;
+    // Nearest c_j = j/K to z₀ (z₀·K exact; half away from zero, as CUDA's round).
+    let j = ((z0.to_f64() * k).round() as usize).min(ATAN_TAB_K);
+    let t = if j == 0 {
+        *z
+    } else {
+        let c = T::from_f64(j as f64 / k);
+        // z₀ − c is exact (Sterbenz: c/2 ≤ z₀ ≤ 2c), the 2Sum with z₁ too: z − c exactly.
+        let (s, e) = crate::eft::two_sum(z0 - c, z.terms()[1]);
+        if s == T::ZERO {
+            return atan_tab(j);
+        }
+        let mut v = [T::ZERO; N];
+        v[0] = s;
+        v[1] = e;
+        let num = Expansion::from_normalized(v);
+        let d = fast2::add_dominant_term(&z.mul_term(c), T::ONE);
+        fast2::div(&num, &d)
+    };
+    let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
+    let t_est = t.hi().to_f64().abs() * margin * margin;
+    let j_max = atan_tab_steps(T::PRECISION, N);
+    let steps = steps_by_thresholds(cached_thresholds(true, T::PRECISION, N), t_est).min(j_max);
+    debug_assert_eq!(
+        steps,
+        atan_steps(t_est, trunc_target(T::PRECISION, N)).min(j_max)
+    );
+    let t2 = fast2::sqr(&t);
+    let mut h = Expansion::<T, N>::one();
+    for i in (0..steps).rev() {
+        let c = series_coef::<T, N>(Series::AtanRatio, i);
+        h = series_step(&t2, &h, &c, i >= ATAN_TAB_ONE_FROM);
+    }
+    let b = fast2::mul(&t, &h);
+    if j == 0 {
+        b
+    } else {
+        fast2::add(&atan_tab(j), &b)
+    }
+}
+
 /// atan z for 0 ≤ z ≤ 1 (module doc).
 fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, N> {
     if z.is_zero() {
         return Expansion::zero();
+    }
+    if atan_table_path(N) {
+        return atan_unit_table(z);
     }
     let one = T::ONE;
     let (h_max, j_max) = atan_plan(T::PRECISION, N);

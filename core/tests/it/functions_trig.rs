@@ -168,11 +168,24 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
             }
             _ => rexp::<T, N>(rng, lo, -8),
         },
-        Unary::Atan => match rng.below(4) {
+        Unary::Atan => match rng.below(6) {
             0 => {
                 let v = 1.0 + rng.sign() * pow2(-rng.range(1, 60));
                 let e = rexp::<T, N>(rng, -60, -20);
                 Expansion::<T, N>::from_f64(v * rng.sign()).add(&e)
+            }
+            1 => {
+                // Uniform in (−1, 1) (every entry of the N = 2 table reduction), with the
+                // full precision of the expansion.
+                let v = Float::with_val(prec, rng.next()) >> 64;
+                nearest::<T, N>(&(v * rng.sign()))
+            }
+            2 => {
+                // Near a table point j/256 (both sides, the ½-way points j ± ½ included).
+                let j = rng.range(0, 257) as f64 + if rng.below(4) == 0 { 0.5 } else { 0.0 };
+                let d = Float::with_val(prec, rng.next()) >> (64 + rng.range(8, 100));
+                let v = (Float::with_val(prec, j) / 256 + d * rng.sign()) * rng.sign();
+                nearest::<T, N>(&v)
             }
             _ => rexp::<T, N>(rng, lo, hi),
         },
@@ -646,4 +659,43 @@ fn cody_waite_chunks_of_pi_over_2() {
     }
     check::<f64>(37, 13);
     check::<f32>(16, 8);
+}
+
+/// The table of atan's N = 2 reduction (`functions::device::term_tables`, `ATAN_TAB`) against
+/// MPFR: row j holds the first two greedy terms of atan(j/K) (term 0 = atan(j/K) rounded to
+/// nearest, term 1 = the rest rounded to nearest), whose relative error is then at most
+/// u²(1 + u), the α of the bound.
+#[test]
+fn atan_table_against_mpfr() {
+    use expanse_core::functions::device::term_tables;
+    use rug::float::Round;
+    fn check<T: FloatTerm>() {
+        let t = term_tables::<T>()
+            .into_iter()
+            .find(|t| t.name == "ATAN_TAB")
+            .expect("ATAN_TAB table");
+        assert_eq!(t.cols, 2);
+        let k = t.rows - 1;
+        assert_eq!(k, 256);
+        let p = T::PRECISION;
+        let u = FloatTerm::ldexp(1.0f64, -(p as i32));
+        for j in 0..t.rows {
+            let v = Float::with_val(1000, Float::with_val(1000, j) / k as u32).atan();
+            let a0 = T::from_bits_u64(t.bits[2 * j]).to_f64();
+            let a1 = T::from_bits_u64(t.bits[2 * j + 1]).to_f64();
+            let (r0, _) = Float::with_val_round(p, &v, Round::Nearest);
+            assert_eq!(r0.to_f64(), a0, "{} row {j} term 0", T::NAME);
+            let rest = Float::with_val(1000, &v - a0);
+            let (r1, _) = Float::with_val_round(p, &rest, Round::Nearest);
+            assert_eq!(r1.to_f64(), a1, "{} row {j} term 1", T::NAME);
+            let err = Float::with_val(1000, &rest - a1).abs();
+            assert!(
+                err <= Float::with_val(1000, &v * (u * u * (1.0 + u))),
+                "{} row {j}: error above u²(1 + u)",
+                T::NAME
+            );
+        }
+    }
+    check::<f64>();
+    check::<f32>();
 }

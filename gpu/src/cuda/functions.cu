@@ -1151,9 +1151,50 @@ template <int M> __device__ __forceinline__ X<M> tr_cos_from_sin(const X<M> &s) 
     return ac_sqrt<M>(ac_sub<M>(x_one<M>(), ac_sqr<M>(s)));
 }
 
+// atan z for 0 < z <= 1 (times 1 + 2^-19) at M = 2: the table reduction (trig.rs
+// `atan_unit_table`): atan z = atan(c_j) + atan(t), c_j = j/K nearest to z_0,
+// t = (z - c_j)/(1 + z c_j) with the numerator exact, then the series of atan t.
+template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) {
+    const int K = FP_ATAN_TAB[0];
+    T z0 = z.t[0];
+    int j = (int)round((double)z0 * (double)K);
+    if (j > K) j = K;
+    X<M> t = z;
+    if (j != 0) {
+        T c = (T)((double)j / (double)K);
+        T s, e;
+        two_sum(z0 - c, z.t[1], s, e);
+        if (s == T(0)) return fn_row<M>(FT_ATAN_TAB + 2 * j);
+        X<M> num = x_zero<M>();
+        num.t[0] = s;
+        num.t[1] = e;
+        X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
+        t = ac_div<M>(num, d);
+    }
+    double margin = 1.0 + 1.0 / (double)(1u << 20);
+    double t_est = d_abs(fn_hi(t)) * margin * margin;
+    int steps = tr_atan_steps(t_est, tr_trunc_target(M));
+    if (steps > FP_ATAN_TAB[1]) steps = FP_ATAN_TAB[1];
+    X<M> t2 = ac_sqr<M>(t);
+    X<M> h = x_one<M>();
+    for (int i = steps - 1; i >= 0; --i) {
+        if (i >= FP_ATAN_TAB[2]) {
+            // One term (trig.rs `series_step`): 1 - (t2_0 * h_0) * R_0 in IEEE arithmetic.
+            T c = tr_series<M>(FT_ATAN_RATIO, i).t[0];
+            h = x_from<M>(T(1) - (t2.t[0] * h.t[0]) * c);
+            continue;
+        }
+        h = ac_sub<M>(x_one<M>(), ac_mul<M>(ac_mul<M>(t2, h), tr_series<M>(FT_ATAN_RATIO, i)));
+    }
+    X<M> b = ac_mul<M>(t, h);
+    if (j == 0) return b;
+    return ac_add<M>(fn_row<M>(FT_ATAN_TAB + 2 * j), b);
+}
+
 // atan z for 0 <= z <= 1.
 template <int M> __device__ __noinline__ X<M> tr_atan_unit(const X<M> &z0) {
     if (x_is_zero(z0)) return x_zero<M>();
+    if constexpr (M == 2) return tr_atan_unit_table<M>(z0);
     const T one = T(1);
     int h_max = FP_ATAN_H[M - 1], j_max = FP_ATAN_J[M - 1];
     double z_lim = d_of_bits(FD_ATAN_Z_LIM[M - 1]);
