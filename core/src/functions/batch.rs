@@ -337,6 +337,27 @@ fn load_count<L: MaskedLane>(c: &[i32; MAX_WIDTH]) -> L {
     L::load(&buf[..L::WIDTH])
 }
 
+/// [`FnLane::expm1_core`] at exp's `EXP_EMAX` from the scalar prologue's per-lane doubling
+/// counts `s` and zero flags `zs` (non-zero where the reduced argument is zero).
+#[inline(always)]
+fn expm1_core_counts<L: FnLane, const N: usize>(
+    rp: &[L; N],
+    s: &[i32; MAX_WIDTH],
+    zs: &[i32; MAX_WIDTH],
+    exp_plan: bool,
+) -> [L; N] {
+    let s_max = s.iter().copied().max().unwrap_or(0);
+    let zero = load_count::<L>(zs).mask_ne(L::splat(<L::Scalar as FloatTerm>::ZERO));
+    L::expm1_core::<N>(
+        rp,
+        load_count::<L>(s),
+        s_max,
+        zero,
+        exp_log::EXP_EMAX,
+        exp_plan,
+    )
+}
+
 /// Lane l of `v` as terms.
 #[inline(always)]
 fn lane_terms<L: MaskedLane, const M: usize>(v: &[L; M], l: usize) -> [L::Scalar; M] {
@@ -475,18 +496,9 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
     if !any_j0 && !any_j {
         return;
     }
-    let s_max = s.iter().copied().max().unwrap_or(0);
     let rp = load_e::<L, N>(&rps[..w]);
     let t_zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let zero = load_count::<L>(&zs).mask_ne(t_zero);
-    let m = L::expm1_core::<N>(
-        &rp,
-        load_count::<L>(&s),
-        s_max,
-        zero,
-        exp_log::EXP_EMAX,
-        true,
-    );
+    let m = expm1_core_counts::<L, N>(&rp, &s, &zs, true);
     // Table step: j = 0: 1 + m; else T + T·m with T = e^{j/256}.
     let j0 = load_count::<L>(&js).mask_eq(t_zero);
     let e0 = if any_j0 {
@@ -725,16 +737,7 @@ fn expm1_table_lanes<L: FnLane, const N: usize>(y: &[L; N], active: &[bool; MAX_
     for t in rp.iter_mut() {
         *t = *t * f;
     }
-    let s_max = s.iter().copied().max().unwrap_or(0);
-    let zero = load_count::<L>(&zs).mask_ne(L::splat(t0));
-    let m = L::expm1_core::<N>(
-        &rp,
-        load_count::<L>(&s),
-        s_max,
-        zero,
-        exp_log::EXP_EMAX,
-        false,
-    );
+    let m = expm1_core_counts::<L, N>(&rp, &s, &zs, false);
     let mut e = if any_c {
         let mut ds = [[t0; N]; MAX_WIDTH];
         let mut ts = [[t0; N]; MAX_WIDTH];

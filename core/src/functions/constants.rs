@@ -59,6 +59,17 @@ fn bits_f32(c: Constant) -> &'static [u32; TABLE_TERMS] {
     }
 }
 
+/// A stored term for term type `T`: `f64_bits` for f64 terms, `f32_bits` for f32 (the two
+/// halves of a table generated for both term types).
+#[inline(always)]
+pub(crate) fn term_from_bits<T: FloatTerm>(f64_bits: u64, f32_bits: u32) -> T {
+    if T::PRECISION == 53 {
+        T::from_bits_u64(f64_bits)
+    } else {
+        T::from_bits_u64(f32_bits as u64)
+    }
+}
+
 /// The stored terms of `c` for term type `T` (12 terms, trailing zeros where f32 would be
 /// subnormal). Use more terms than the working N where a reduction needs guard bits.
 pub fn constant_terms<T: FloatTerm>(c: Constant) -> [T; TABLE_TERMS] {

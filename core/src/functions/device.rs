@@ -26,6 +26,15 @@ fn widen32(rows: &[[u32; 12]]) -> Vec<u64> {
     rows.iter().flatten().map(|&b| b as u64).collect()
 }
 
+/// The bits of a table stored for both term types: `f64s`, or `f32s` widened.
+fn either_bits(f64_terms: bool, f64s: &[u64], f32s: &[u32]) -> Vec<u64> {
+    if f64_terms {
+        f64s.to_vec()
+    } else {
+        f32s.iter().map(|&b| b as u64).collect()
+    }
+}
+
 /// Every table of terms the functions read, for term type T: the constants (`PI`, `E`, `LN2`,
 /// `LN10`, `LOG2_E`, `LOG10_E`: 12 terms each), `EXP_J256` and `EXPM1_J256` (e^{j/256} and
 /// e^{j/256} − 1 for j = −90..90, 8 terms), `INV_FACT` (1/k!, k = 0..20), `SIN_DEN_INV`,
@@ -115,33 +124,25 @@ pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
         name: "LN2_CHUNKS",
         rows: 1,
         cols: LN2_CHUNKS_MAX,
-        bits: if f64_terms {
-            LN2_CHUNKS_F64.to_vec()
-        } else {
-            LN2_CHUNKS_F32.iter().map(|&v| v as u64).collect()
-        },
+        bits: either_bits(f64_terms, &LN2_CHUNKS_F64, &LN2_CHUNKS_F32),
     });
     use super::trig::atan_table::{ATAN_TAB_F32, ATAN_TAB_F64};
     out.push(TermTable {
         name: "ATAN_TAB",
         rows: ATAN_TAB_F64.len(),
         cols: 2,
-        bits: if f64_terms {
-            ATAN_TAB_F64.iter().flatten().copied().collect()
-        } else {
-            ATAN_TAB_F32.iter().flatten().map(|&v| v as u64).collect()
-        },
+        bits: either_bits(
+            f64_terms,
+            ATAN_TAB_F64.as_flattened(),
+            ATAN_TAB_F32.as_flattened(),
+        ),
     });
     use super::trig::trig_reduce::{CW_M_MAX, CW_PIO2_F32, CW_PIO2_F64};
     out.push(TermTable {
         name: "CW_PIO2",
         rows: 1,
         cols: CW_M_MAX,
-        bits: if f64_terms {
-            CW_PIO2_F64.to_vec()
-        } else {
-            CW_PIO2_F32.iter().map(|&v| v as u64).collect()
-        },
+        bits: either_bits(f64_terms, &CW_PIO2_F64, &CW_PIO2_F32),
     });
     out
 }
@@ -197,13 +198,10 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
                 super::trig::ATAN_TAB_ONE_FROM as i64,
             ],
         ),
-        (
-            "LN2_CK",
-            vec![
-                super::exp_log::ln2_chunk_plan::<T>().0 as i64,
-                super::exp_log::ln2_chunk_plan::<T>().1 as i64,
-            ],
-        ),
+        ("LN2_CK", {
+            let (m, b) = super::exp_log::ln2_chunk_plan::<T>();
+            vec![m as i64, b as i64]
+        }),
         (
             "CW_M",
             per_n(&|n| super::trig::trig_reduce::cw_plan(p, n).0 as i64),

@@ -249,7 +249,8 @@
 //! hypot(±∞, anything) = +∞ (also with NaN), otherwise NaN propagates.
 
 use super::constants::{
-    constant, constant_terms, exp_j256, expm1_j256, inv_fact, Constant, EXP_TABLE_J, TABLE_TERMS,
+    constant, constant_terms, exp_j256, expm1_j256, inv_fact, term_from_bits, Constant,
+    EXP_TABLE_J, TABLE_TERMS,
 };
 use super::fast2::{self, round_sum};
 use super::seeds::{cbrt_seed, ln_1p_seed, pow2};
@@ -602,13 +603,7 @@ pub(crate) fn sub_k_ln2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<
     let (m, b) = ln2_chunk_plan::<T>();
     if N == 2 && k.unsigned_abs() < 1u32 << b {
         let kt = T::from_f64(-(k as f64));
-        let c = |i: usize| {
-            if T::PRECISION == 53 {
-                T::from_bits_u64(LN2_CHUNKS_F64[i])
-            } else {
-                T::from_bits_u64(LN2_CHUNKS_F32[i] as u64)
-            }
-        };
+        let c = |i: usize| term_from_bits::<T>(LN2_CHUNKS_F64[i], LN2_CHUNKS_F32[i]);
         let (s, mut e) = fast_two_sum(kt * c(0), kt * c(1));
         for i in 2..m {
             e = e + kt * c(i);
@@ -1357,8 +1352,16 @@ fn ln2_trunc<T: FloatTerm>(t: &Tier) -> f64 {
             last = ci.to_f64().abs();
         }
     }
-    let k = if T::PRECISION == 53 { 1078.0 } else { 152.0 };
-    k * t.u * last
+    ln_k_max::<T>() * t.u * last
+}
+
+/// Largest |k| of ln's reduction x = 2^k·y (subnormal arguments included).
+fn ln_k_max<T: FloatTerm>() -> f64 {
+    if T::PRECISION == 53 {
+        1078.0
+    } else {
+        152.0
+    }
 }
 
 /// Relative bound of exp (in range).
@@ -1424,8 +1427,7 @@ fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
     // |k| ≥ 2^b, so both are covered).
     let (m, b) = ln2_chunk_plan::<T>();
     let w = T::PRECISION as i32 - b;
-    let k = if T::PRECISION == 53 { 1078.0 } else { 152.0 };
-    let trunc = k * p2(-w * m as i32);
+    let trunc = ln_k_max::<T>() * p2(-w * m as i32);
     let mut part = t.u;
     let mut eta = 0.0;
     for i in 2..m {

@@ -748,11 +748,7 @@ fn cos_from_sin<T: FloatTerm, const N: usize>(s: &Expansion<T, N>) -> Expansion<
 fn atan_tab<T: FloatTerm, const N: usize>(j: usize) -> Expansion<T, N> {
     let mut v = [T::ZERO; N];
     for (k, t) in v.iter_mut().enumerate().take(2) {
-        *t = T::from_bits_u64(if T::PRECISION == 53 {
-            ATAN_TAB_F64[j][k]
-        } else {
-            ATAN_TAB_F32[j][k] as u64
-        });
+        *t = super::constants::term_from_bits(ATAN_TAB_F64[j][k], ATAN_TAB_F32[j][k]);
     }
     Expansion::from_normalized(v)
 }

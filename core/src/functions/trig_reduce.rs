@@ -139,11 +139,7 @@ pub(crate) fn cw_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 /// Chunk i of π/2 for T.
 #[inline(always)]
 fn cw_chunk<T: FloatTerm>(i: usize) -> T {
-    if T::PRECISION == 53 {
-        T::from_bits_u64(CW_PIO2_F64[i])
-    } else {
-        T::from_bits_u64(CW_PIO2_F32[i] as u64)
-    }
+    crate::functions::constants::term_from_bits(CW_PIO2_F64[i], CW_PIO2_F32[i])
 }
 
 /// The Cody–Waite reduction (module doc): `None` where it does not apply (|q| ≥ 2^b, f32 with
