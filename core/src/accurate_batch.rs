@@ -108,6 +108,10 @@ pub enum AccOp {
 /// buffers.
 const MAX_WIDTH: usize = 16;
 
+/// Length of the term-list buffer: the longest list, the multiplication's at N = 8
+/// (N² + 1 = 65; `accurate::mul_list`).
+pub(crate) const LIST_CAP: usize = 65;
+
 /// VecSum (JMMP 2016 Alg. 1) on lanes: the scalar [`crate::eft::vec_sum`], lane-wise.
 #[inline(always)]
 fn vec_sum_lanes<L: Lane>(v: &mut [L]) {
@@ -166,10 +170,10 @@ fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask)
     let mut out = [zero; N];
     let mut eps = v[0];
     let mut a = zero;
-    // Items 1..N − 1 (every list has at least N + 1 items): no lane can be done before item
-    // N (each emission takes one item), so these steps need neither the done state nor the
-    // tail sum nor the exit test.
-    for &vk in &v[1..N] {
+    // Items 1..N − 1 (or to the end of a shorter list, see `trailing_zero_pairs`): no lane
+    // can be done before item N (each emission takes one item), so these steps need neither
+    // the done state nor the tail sum nor the exit test.
+    for &vk in &v[1..N.min(len)] {
         let (r, err) = two_sum(eps, vk);
         let nz = err.mask_ne(zero);
         for i in 0..N - 1 {
@@ -269,36 +273,84 @@ fn and_finite<L: MaskedLane, const N: usize>(m: L::Mask, x: &[L; N]) -> L::Mask 
     m
 }
 
+/// The number of trailing term positions i (at most N − 1) where x_i and y_i are zero in
+/// every lane. The addition's list (pairs x_i, y_i) and `add_term`'s (x_i at i + 1) leave
+/// those positions out: a zero item is a no-op in every step of `certified_round` (the
+/// argument at `accurate::fast_add_term`), so the results are the scalar ones, bit for bit,
+/// and operands with trailing zero terms (interval endpoints of few terms, values read from
+/// f64) walk a shorter list. A uniform test from the end, which stops at once on full
+/// expansions.
+#[inline(always)]
+fn trailing_zeros<L: MaskedLane, const N: usize>(x: &[L; N], y: &[L; N]) -> usize {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut z = 0;
+    while z < N - 1
+        && x[N - 1 - z]
+            .mask_eq(zero)
+            .and(y[N - 1 - z].mask_eq(zero))
+            .all()
+    {
+        z += 1;
+    }
+    z
+}
+
+/// Moves the items of `v` that are non-zero in some lane to the front, in order, and returns
+/// their count (at least 1: an all-zero list keeps one zero item). A zero item is a no-op in
+/// every step of `certified_round` (see [`trailing_zeros`]), so in every lane the shorter list
+/// gives the scalar result bit for bit. Used for the multiplication when an operand ends in
+/// zero terms in every lane: the products of those terms are then zero in every lane (with
+/// 3-term interval endpoints at N = 8, 46 of the 65 items), and the VecSums and the
+/// emission, which for results of fewer than N terms walks the whole list, skip them. The
+/// index update is arithmetic on the mask test (no per-item branch).
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn drop_zero_items<L: MaskedLane>(v: &mut [L]) -> usize {
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    let mut w = 0;
+    for k in 0..v.len() {
+        let t = v[k];
+        v[w] = t;
+        w += usize::from(t.mask_ne(zero).any());
+    }
+    w.max(1)
+}
+
 /// Lane version of `Expansion::add` for N ≥ 3 (`fast_add`); the mask marks the
 /// lanes whose result is final.
 #[inline(always)]
 pub(crate) fn add_lanes<L: MaskedLane, const N: usize>(
     x: &[L; N],
     y: &[L; N],
+    v: &mut [L; LIST_CAP],
 ) -> ([L; N], L::Mask) {
     let naive = x[0] + y[0];
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
-    let mut v = [x[0]; 16];
     for i in 0..N {
         let c = x[i].lane_abs().mask_ge(y[i].lane_abs());
         v[2 * i] = L::select(c, x[i], y[i]);
         v[2 * i + 1] = L::select(c, y[i], x[i]);
     }
-    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N]);
+    let m = N - trailing_zeros(x, y);
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * m]);
     (settle_lanes(out, naive), ok.and(cert))
 }
 
 /// Lane version of `Expansion::add_term` for N ≥ 3 (`fast_add_term`).
 #[inline(always)]
-pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) -> ([L; N], L::Mask) {
+pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    t: L,
+    v: &mut [L; LIST_CAP],
+) -> ([L; N], L::Mask) {
     let naive = x[0] + t;
     let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
-    let mut v = [x[0]; 9];
     let c = x[0].lane_abs().mask_ge(t.lane_abs());
     v[0] = L::select(c, x[0], t);
     v[1] = L::select(c, t, x[0]);
     v[2..N + 1].copy_from_slice(&x[1..N]);
-    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..N + 1]);
+    let m = N - trailing_zeros(x, x);
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..m + 1]);
     (settle_lanes(out, naive), ok.and(cert))
 }
 
@@ -308,11 +360,16 @@ pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) ->
 pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
     x: &[L; N],
     y: &[L; N],
+    v: &mut [L; LIST_CAP],
 ) -> ([L; N], L::Mask) {
     let naive = x[0] * y[0];
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
-    let mut v = [x[0]; 65];
-    let len = crate::accurate::mul_list(x, y, &mut v);
+    let mut len = crate::accurate::mul_list(x, y, v);
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    // A uniform test, false on full expansions (the Hénon step, most operands).
+    if x[N - 1].mask_eq(zero).all() || y[N - 1].mask_eq(zero).all() {
+        len = drop_zero_items(&mut v[..len]);
+    }
     // The scalar `fast_mul`'s VecSum before `certified_round`.
     vec_sum_lanes(&mut v[..len]);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
@@ -322,11 +379,15 @@ pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
 /// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`: the same list,
 /// [`crate::accurate::mul_term_list`]).
 #[inline(always)]
-pub(crate) fn mul_term_lanes<L: MaskedLane, const N: usize>(x: &[L; N], t: L) -> ([L; N], L::Mask) {
+pub(crate) fn mul_term_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    t: L,
+    v: &mut [L; LIST_CAP],
+) -> ([L; N], L::Mask) {
     let naive = x[0] * t;
     let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
-    let mut v = [x[0]; 16];
-    crate::accurate::mul_term_list(x, t, &mut v);
+    let head: &mut [L; 16] = (&mut v[..16]).try_into().expect("LIST_CAP >= 16");
+    crate::accurate::mul_term_list(x, t, head);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N]);
     (settle_lanes(out, naive), ok.and(cert))
 }
@@ -381,11 +442,26 @@ fn fix_lanes<L: MaskedLane, const N: usize>(
 /// `op` on lanes with the failing lanes fixed: the scalar operation's result in every lane.
 #[inline(always)]
 pub(crate) fn op_lanes<L: MaskedLane, const N: usize>(op: AccOp, x: &[L; N], y: &[L; N]) -> [L; N] {
+    let mut v = [x[0]; LIST_CAP];
+    op_lanes_in(op, x, y, &mut v)
+}
+
+/// [`op_lanes`] with the term list in `v`, a buffer the caller keeps across operations: a
+/// fresh list array per operation was initialised in full (65 items of two registers, 130
+/// stores per multiplication at N = 3 where 10 items are used), since the compiler cannot
+/// see that the list is written before it is read. The contents of `v` never matter.
+#[inline(always)]
+pub(crate) fn op_lanes_in<L: MaskedLane, const N: usize>(
+    op: AccOp,
+    x: &[L; N],
+    y: &[L; N],
+    v: &mut [L; LIST_CAP],
+) -> [L; N] {
     let (mut res, ok) = match op {
-        AccOp::Add => add_lanes(x, y),
-        AccOp::Mul => mul_lanes(x, y),
-        AccOp::AddTerm => add_term_lanes(x, y[0]),
-        AccOp::MulTerm => mul_term_lanes(x, y[0]),
+        AccOp::Add => add_lanes(x, y, v),
+        AccOp::Mul => mul_lanes(x, y, v),
+        AccOp::AddTerm => add_term_lanes(x, y[0], v),
+        AccOp::MulTerm => mul_term_lanes(x, y[0], v),
         // Not reached: callers pass Add with −y and Mul with y = x (see `op_slices`).
         AccOp::Sub | AccOp::Sqr => unreachable!("op_lanes: Sub and Sqr are mapped to Add, Mul"),
     };
@@ -474,6 +550,7 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
     let count = check_lengths(op, N, xs, ys, out);
     let w = L::WIDTH;
     let full = if N >= 3 { count / w * w } else { 0 };
+    let mut list = [L::splat(<L::Scalar as FloatTerm>::ZERO); LIST_CAP];
     let mut k0 = 0;
     while k0 < full {
         let x = load_block::<L, N>(xs, k0);
@@ -493,7 +570,7 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
             AccOp::Sqr => (AccOp::Mul, y),
             other => (other, y),
         };
-        let r = op_lanes(lane_op, &x, &y);
+        let r = op_lanes_in(lane_op, &x, &y, &mut list);
         store_block(&r, out, k0);
         k0 += w;
     }
@@ -514,14 +591,15 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
     pb: &[L; N],
     x: &mut [L; N],
     y: &mut [L; N],
+    v: &mut [L; LIST_CAP],
 ) {
     let mut one = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
     one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
-    let x2 = op_lanes(AccOp::Mul, x, x);
-    let t = op_lanes(AccOp::Mul, &x2, pa);
-    let u = op_lanes(AccOp::AddTerm, y, &one);
-    let nx = op_lanes(AccOp::Add, &u, &neg_lanes(&t));
-    let ny = op_lanes(AccOp::Mul, x, pb);
+    let x2 = op_lanes_in(AccOp::Mul, x, x, v);
+    let t = op_lanes_in(AccOp::Mul, &x2, pa, v);
+    let u = op_lanes_in(AccOp::AddTerm, y, &one, v);
+    let nx = op_lanes_in(AccOp::Add, &u, &neg_lanes(&t), v);
+    let ny = op_lanes_in(AccOp::Mul, x, pb, v);
     *x = nx;
     *y = ny;
 }
@@ -546,12 +624,13 @@ pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
     let full = if N >= 3 { count / w * w } else { 0 };
     let pa: [L; N] = core::array::from_fn(|i| L::splat(a[i]));
     let pb: [L; N] = core::array::from_fn(|i| L::splat(b[i]));
+    let mut list = [L::splat(<L::Scalar as FloatTerm>::ZERO); LIST_CAP];
     let mut k0 = 0;
     while k0 < full {
         let mut x = load_block::<L, N>(xs, k0);
         let mut y = load_block::<L, N>(ys, k0);
         for _ in 0..steps {
-            henon_step_lanes(&pa, &pb, &mut x, &mut y);
+            henon_step_lanes(&pa, &pb, &mut x, &mut y, &mut list);
         }
         store_block(&x, xs, k0);
         store_block(&y, ys, k0);

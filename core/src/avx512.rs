@@ -110,6 +110,10 @@ impl crate::batch::LaneMask for M8 {
     fn test(self, l: usize) -> bool {
         (self.0 >> l) & 1 == 1
     }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0 != 0
+    }
 }
 
 impl crate::batch::MaskedLane for F64x8 {

@@ -168,6 +168,13 @@ pub trait LaneMask: Copy {
     fn all(self) -> bool;
     /// Lane `l`.
     fn test(self, l: usize) -> bool;
+    /// True when some lane is set. Branch-free in the SIMD masks (one reduction, no early
+    /// exit), for decisions computed off the loop-carried chain
+    /// (`crate::accurate_batch`'s list compaction).
+    #[inline(always)]
+    fn any(self) -> bool {
+        !self.not().all()
+    }
 }
 
 /// A [`Lane`] with comparisons, selection and the bit-level helpers that the branch-free
@@ -426,6 +433,10 @@ mod avx2 {
         #[inline(always)]
         fn test(self, l: usize) -> bool {
             unsafe { (_mm256_movemask_pd(self.0) >> l) & 1 == 1 }
+        }
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe { _mm256_movemask_pd(self.0) != 0 }
         }
     }
 
@@ -701,11 +712,25 @@ impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
     }
     #[inline(always)]
     fn all(self) -> bool {
-        self.0.iter().all(|m| m.all())
+        // One test of the groups' conjunction: no short-circuit branch per group (the
+        // accurate lanes' emission loop tests this at every item).
+        let mut r = self.0[0];
+        for k in 1..K {
+            r = r.and(self.0[k]);
+        }
+        r.all()
     }
     #[inline(always)]
     fn test(self, l: usize) -> bool {
         self.0[l / M::WIDTH].test(l % M::WIDTH)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        let mut r = self.0[0];
+        for k in 1..K {
+            r = r.or(self.0[k]);
+        }
+        r.any()
     }
 }
 

@@ -353,7 +353,7 @@ fn rand_arg<T: FloatTerm, const N: usize>(
 /// Arguments of the unary function `f`: the shared edges, `f`'s domain edges (both signs),
 /// `random` random arguments over its domain, `random / 8` arguments just below 1
 /// (cancellation in 1 − x), and for atan `random / 2` arguments at and near the table points
-/// of its N = 2 reduction.
+/// of its table reduction.
 pub fn unary_arguments<T: FloatTerm, const N: usize>(
     f: Unary,
     random: usize,
@@ -376,11 +376,26 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
         xs.push(Expansion::one().sub(&d.abs()));
     }
     if f == Unary::Atan {
-        // Near the points j/256 and (j + ½)/256 of atan's N = 2 table reduction (the entry
-        // itself, both sides, the switch between neighbouring entries), both signs.
+        // Near the points j/256 and (j + ½)/256 of atan's table reduction (the entry itself,
+        // both sides, the switch between neighbouring entries), both signs; at N ≥ 3 offsets
+        // down to the last term (cancellation in the numerator z − j/256).
+        let low = if N <= 2 {
+            if T::PRECISION == 53 {
+                -110
+            } else {
+                -50
+            }
+        } else {
+            // (f32: above the subnormal range)
+            (-(T::PRECISION as i32 * N as i32 + 8)).max(if T::PRECISION == 53 {
+                -1000
+            } else {
+                -120
+            })
+        };
         for _ in 0..random / 4 {
             let j = rng.below(513) as f64 / 512.0;
-            let ed = rng.range(if T::PRECISION == 53 { -110 } else { -50 }, -9);
+            let ed = rng.range(low, -9);
             let d: Expansion<T, N> = rand_expansion(rng, ed);
             let x = Expansion::<T, N>::from_f64(j).add(&d);
             xs.push(if rng.below(2) == 0 { x } else { x.neg() });

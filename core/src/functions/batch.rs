@@ -32,8 +32,10 @@
 //! is inlined into one function per (lane type, N).
 //!
 //! Vectorised (f64 terms, on AVX2 lanes or AVX-512 lanes when the CPU has them): **exp**
-//! (every N = 1..8; N = 1 is computed at N = 2 and rounded, as the scalar function does),
-//! **sin**, **cos** (every N), **ln** and **ln_1p** (N ≥ 3: the ln_1p core with its seed at
+//! (N = 1, 2; N = 1 is computed at N = 2 and rounded, as the scalar function does; at N ≥ 3
+//! the scalar fixed-point exp of [`super::fixed`] per argument, faster than the lane core),
+//! **sin**, **cos** (every N; at N = 2 the table reduction's two series and its combination
+//! on lanes, `sin_cos_table_block`), **ln** and **ln_1p** (N ≥ 3: the ln_1p core with its seed at
 //! fewer terms and the Newton steps on lanes, each lane stopping at its own convergence
 //! check; the division of each step per lane in scalar; at N ≤ 2 the scalar functions are as
 //! fast), **exp_m1**
@@ -462,6 +464,14 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
 /// (special values, `exp_reduce`), the core and the table step on lanes, the scaling.
 #[inline(always)]
 fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::Scalar, N>]) {
+    if N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 {
+        // f64 N ≥ 3: the scalar fixed-point exp per argument (`functions::fixed`; faster
+        // than the lane core, and the same function).
+        for (o, x) in out.iter_mut().zip(xs) {
+            *o = exp_log::exp_shifted(x, 0);
+        }
+        return;
+    }
     let w = L::WIDTH;
     let (_, sig) = exp_log::cached_params::<L::Scalar>(N, exp_log::EXP_EMAX);
     // Idle lanes (specials, past the end) compute exp of a harmless small argument.
@@ -987,6 +997,123 @@ fn sin_cos_block<L: FnLane, const N: usize>(
     }
 }
 
+/// One Horner step of the N = 2 table path's series on lanes (`trig::sin_table::tab_series`,
+/// step i with half step `half`; `cos`: step 0 multiplies by ½ exactly).
+#[inline(always)]
+fn tab_step_lanes<L: FnLane, const N: usize>(
+    z: &[L; N],
+    t: &[L; N],
+    c: &E<L::Scalar, N>,
+    i: usize,
+    half: usize,
+    cos: bool,
+) -> [L; N] {
+    let one_s = <L::Scalar as FloatTerm>::ONE;
+    let one = term::<L, N>(one_s);
+    if i > half {
+        // One term: 1 − (z₀·t₀)·c₀ in IEEE arithmetic.
+        let mut v = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+        v[0] = one[0] - (z[0] * t[0]) * L::splat(c.hi());
+        v
+    } else if i == half {
+        // Half step: p = (z₀·t₀)·c₀, then Fast2Sum(1, −p), exact.
+        let p = (z[0] * t[0]) * L::splat(c.hi());
+        let (h, l) = fast_two_sum(L::splat(one_s), -p);
+        let mut v = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+        v[0] = h;
+        v[1] = l;
+        v
+    } else if cos && i == 0 {
+        let mut q = mul(z, t);
+        let halfc = L::splat(<L::Scalar as FloatTerm>::from_f64(0.5));
+        for v in q.iter_mut() {
+            *v = *v * halfc;
+        }
+        add(&one, &neg_e(&q))
+    } else {
+        let q = mul(&mul(z, t), &splat_e(c));
+        add(&one, &neg_e(&q))
+    }
+}
+
+/// sin and cos at N = 2 of up to `L::WIDTH` arguments: `trig::sin_table::quadrant_table`
+/// with the two series and the combination on lanes (both sin r and cos r in every lane,
+/// each by the scalar's operations, so the one the quadrant takes is the scalar's bit for
+/// bit); the reduction, the split s = |r| − j/K and the quadrant per lane in scalar.
+#[inline(always)]
+fn sin_cos_table_block<L: FnLane, const N: usize>(
+    f: Unary,
+    xs: &[E<L::Scalar, N>],
+    out: &mut [E<L::Scalar, N>],
+) {
+    use trig::sin_table as st;
+    let w = L::WIDTH;
+    let zt = <L::Scalar as FloatTerm>::ZERO;
+    let idle = *E::<L::Scalar, N>::from_term(<L::Scalar as FloatTerm>::from_f64(0.5)).terms();
+    let mut ss = [idle; MAX_WIDTH];
+    let mut sjs = [[zt; N]; MAX_WIDTH];
+    let mut cjs = [[zt; N]; MAX_WIDTH];
+    let mut js = [0usize; MAX_WIDTH];
+    let mut qs = [0u32; MAX_WIDTH];
+    let mut negs = [false; MAX_WIDTH];
+    let mut live = [false; MAX_WIDTH];
+    let mut any = false;
+    for (l, x) in xs.iter().enumerate() {
+        if let Some(v) = trig::sin_cos_special(f, x) {
+            out[l] = v;
+            continue;
+        }
+        let (q, r) = trig::trig_reduce::reduce(x);
+        let (negative, j, s) = st::table_split(&r);
+        let Some(s) = s else {
+            out[l] = st::quadrant_table(f, q, &r);
+            continue;
+        };
+        // Rows for the combination (j = 0 lanes take row 1 and keep the series' values).
+        let (sj, cj) = st::sin_tab::<L::Scalar, N>(j.max(1));
+        ss[l] = *s.terms();
+        sjs[l] = *sj.terms();
+        cjs[l] = *cj.terms();
+        js[l] = j;
+        qs[l] = q;
+        negs[l] = negative;
+        live[l] = true;
+        any = true;
+    }
+    if !any {
+        return;
+    }
+    let (jsin, jcos, half) = st::sin_tab_plan(<L::Scalar as FloatTerm>::PRECISION);
+    let s = load_e::<L, N>(&ss[..w]);
+    let z = mul(&s, &s);
+    let mut t = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
+    for i in (0..jsin).rev() {
+        t = tab_step_lanes(&z, &t, &st::sin_coef::<L::Scalar, N>(i), i, half, false);
+    }
+    let sn = mul(&s, &t);
+    let mut cs = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
+    for i in (0..jcos).rev() {
+        cs = tab_step_lanes(&z, &cs, &st::cos_coef::<L::Scalar, N>(i), i, half, true);
+    }
+    let sj = load_e::<L, N>(&sjs[..w]);
+    let cj = load_e::<L, N>(&cjs[..w]);
+    let sr = add(&mul(&sj, &cs), &mul(&cj, &sn));
+    let cr = add(&mul(&cj, &cs), &neg_e(&mul(&sj, &sn)));
+    for l in 0..xs.len() {
+        if live[l] {
+            let (a, b) = if js[l] == 0 {
+                (lane_terms(&sn, l), lane_terms(&cs, l))
+            } else {
+                (lane_terms(&sr, l), lane_terms(&cr, l))
+            };
+            let a = E::<L::Scalar, N>::from_normalized(a);
+            let a = if negs[l] { a.neg() } else { a };
+            let b = E::<L::Scalar, N>::from_normalized(b);
+            out[l] = st::quadrant_pair(f, qs[l], &a, &b);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Slices and entry points.
 
@@ -1008,9 +1135,19 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
         Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => hyp_vec::<L, N>(f, xe, oe),
         // At N ≤ 2 the scalar ln (double-word shortcuts, one Newton step) is as fast as
         // the lanes, whose division stays scalar.
+        // f64 N ≥ 3 ln: the scalar (one Newton step on the fixed-point exp; bit-identical).
+        Unary::Ln if N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 => {
+            scalar_slices::<L::Scalar, N>(f, xe, oe)
+        }
         Unary::Ln | Unary::Ln1p if const { N >= 3 } => {
             for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
                 ln_block::<L, N>(f, xc, oc);
+            }
+        }
+        // N = 2: the table reduction (trig.rs, `sin_table.rs`).
+        Unary::Sin | Unary::Cos if const { N == 2 } => {
+            for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
+                sin_cos_table_block::<L, N>(f, xc, oc);
             }
         }
         Unary::Sin | Unary::Cos => {

@@ -41,7 +41,10 @@ fn either_bits(f64_terms: bool, f64s: &[u64], f32s: &[u32]) -> Vec<u64> {
 /// `ATAN_RATIO` (j = 0..60) and `INV_POW3` (j = 0..12), 12 terms each; `CW_PIO2`, the chunks
 /// of π/2 of the Cody–Waite reduction (13; f32: 8 and zeros); `LN2_CHUNKS`, the chunks of
 /// ln 2 of ln's N = 2 combination (4; f64: 3 and a zero); `ATAN_TAB`, atan(j/256) for
-/// j = 0..=256 (2 terms) of atan's N = 2 table reduction.
+/// j = 0..=256, and `ATAN_INV_ODD`, 1/(2j+1) for j = 0..32 (8 terms each; f32: zeros where a
+/// term would be subnormal) of atan's table reduction; `SIN_TAB`, [sin, cos](j/256) for
+/// j = 0..=201 (2 terms each), and `COS_DEN_INV`, 1/((2j+1)(2j+2)) for j = 0..7 (2 terms), of
+/// the N = 2 table reduction of sin, cos and tan.
 pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
     let f64_terms = T::PRECISION == 53;
     let mut out = Vec::new();
@@ -126,15 +129,48 @@ pub fn term_tables<T: FloatTerm>() -> Vec<TermTable> {
         cols: LN2_CHUNKS_MAX,
         bits: either_bits(f64_terms, &LN2_CHUNKS_F64, &LN2_CHUNKS_F32),
     });
-    use super::trig::atan_table::{ATAN_TAB_F32, ATAN_TAB_F64};
+    use super::trig::atan_table::{
+        ATAN_INV_ODD_F32, ATAN_INV_ODD_F64, ATAN_INV_ODD_ROWS, ATAN_TAB_F32, ATAN_TAB_F64,
+    };
     out.push(TermTable {
         name: "ATAN_TAB",
         rows: ATAN_TAB_F64.len(),
-        cols: 2,
+        cols: 8,
         bits: either_bits(
             f64_terms,
             ATAN_TAB_F64.as_flattened(),
             ATAN_TAB_F32.as_flattened(),
+        ),
+    });
+    out.push(TermTable {
+        name: "ATAN_INV_ODD",
+        rows: ATAN_INV_ODD_ROWS,
+        cols: 8,
+        bits: either_bits(
+            f64_terms,
+            ATAN_INV_ODD_F64.as_flattened(),
+            ATAN_INV_ODD_F32.as_flattened(),
+        ),
+    });
+    use super::trig::sin_table::{COS_DEN_INV_F32, COS_DEN_INV_F64, SIN_TAB_F32, SIN_TAB_F64};
+    out.push(TermTable {
+        name: "SIN_TAB",
+        rows: SIN_TAB_F64.len(),
+        cols: 4,
+        bits: either_bits(
+            f64_terms,
+            SIN_TAB_F64.as_flattened(),
+            SIN_TAB_F32.as_flattened(),
+        ),
+    });
+    out.push(TermTable {
+        name: "COS_DEN_INV",
+        rows: COS_DEN_INV_F64.len(),
+        cols: 2,
+        bits: either_bits(
+            f64_terms,
+            COS_DEN_INV_F64.as_flattened(),
+            COS_DEN_INV_F32.as_flattened(),
         ),
     });
     use super::trig::trig_reduce::{CW_M_MAX, CW_PIO2_F32, CW_PIO2_F64};
@@ -159,7 +195,10 @@ pub fn two_over_pi() -> [u64; 48] {
 ///   and with `EXP_EMAX`);
 /// - `SIN_K`, `SIN_J`: the sine kernel's triple-angle steps and Taylor steps;
 /// - `ATAN_H`, `ATAN_J`: atan's halvings and series steps;
-/// - `ATAN_TAB`: [K, J_max, first one-term step] of atan's N = 2 table reduction (one list);
+/// - `ATAN_TAB`: [K, J_max at N = 2, first one-term step at N = 2, σ of the staged plan at
+///   N ≥ 3] of atan's table reduction (one list); `ATAN_TAB_J`: its J_T per N;
+/// - `SIN_TAB`: [K, J_sin, J_cos, H, rows] of the N = 2 table reduction of sin, cos and tan
+///   (`trig::sin_table::sin_tab_plan`; one list);
 /// - `LN2_CK`: [m, b] of ln's N = 2 combination (`exp_log::ln2_chunk_plan`; one list);
 /// - `CW_M`, `CW_C`, `CW_B`: the Cody–Waite reduction's plan (m chunks, 0 = not used; the
 ///   lower check 2^−c; |q| < 2^b);
@@ -196,8 +235,23 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
                 super::trig::atan_table::ATAN_TAB_K as i64,
                 super::trig::atan_tab_steps(p, 2) as i64,
                 super::trig::ATAN_TAB_ONE_FROM as i64,
+                super::trig::ATAN_TAB_SIG as i64,
             ],
         ),
+        (
+            "ATAN_TAB_J",
+            per_n(&|n| super::trig::atan_tab_steps(p, n) as i64),
+        ),
+        ("SIN_TAB", {
+            let (js, jc, h) = super::trig::sin_table::sin_tab_plan(p);
+            vec![
+                super::trig::sin_table::SIN_TAB_K as i64,
+                js as i64,
+                jc as i64,
+                h as i64,
+                super::trig::sin_table::SIN_TAB_ROWS as i64,
+            ]
+        }),
         ("LN2_CK", {
             let (m, b) = super::exp_log::ln2_chunk_plan::<T>();
             vec![m as i64, b as i64]

@@ -136,6 +136,11 @@
 //! σ (error ≤ σ/2 each; the result is then renormalised exactly), hence `abs` = N·σ.
 //! Thresholds (IEEE behaviour): x₀ ≥ 710 (f32: 89) gives +∞, x₀ ≤ −746 (f32: −104) gives +0;
 //! an ldexp that overflows gives +∞.
+//! *f64 with N ≥ 3*: after the same special values, thresholds, k and j, exp runs in
+//! fixed-point integer arithmetic instead ([`super::fixed`]: reduction, Taylor series and table
+//! step on u64 limbs, then the greedy nearest N-term expansion of the result): its own bound,
+//! derived there, about u^N (`exp_rel` returns it); everything above stays for f32, N ≤ 2, and
+//! the cores that exp_m1, ln and the batched lanes share.
 //!
 //! # exp_m1
 //!
@@ -670,6 +675,12 @@ fn exp_limits<T: FloatTerm>() -> (f64, f64) {
 
 /// e^x·2^{shift} for finite x with x₀ inside the thresholds: reduction, core, exact scaling.
 pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> E<T, N> {
+    if T::PRECISION == 53 && N >= 3 {
+        // f64 N ≥ 3: the fixed-point path (module `fixed`; its own bound).
+        if let Some(y) = exp_fixed(x, shift) {
+            return y;
+        }
+    }
     let (k, j, r) = exp_reduce(x);
     let m = expm1_core_plan(&r, EXP_EMAX, true);
     let t = exp_j256::<T, N>(j);
@@ -684,14 +695,36 @@ pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) 
 /// The reduction of [`exp_scaled`]: (k, j, r̂) with r̂ = x − k·ln 2 − j/256 rounded to N
 /// terms (module doc, "Reduction" and "Table step").
 pub(crate) fn exp_reduce<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, i32, E<T, N>) {
-    let x0 = hi(x);
+    let (k, j) = exp_kj(hi(x));
+    (k, j, sub_k_ln2_j(x, k, j))
+}
+
+/// (k, j) of exp's reduction from the leading term x₀ (module doc, "Reduction").
+#[inline]
+pub(crate) fn exp_kj(x0: f64) -> (i32, i32) {
     let k = (x0 * core::f64::consts::LOG2_E).round() as i32;
     // An f64 approximation of x − k·ln 2 (error < 2^−15 for f32 terms, far less for f64)
     // picks j; |r̂| ≤ 2^−9 + 2^−15 < 2^−8 (module doc).
     let kf = k as f64;
     let ra = (-kf).mul_add(LN2_HI, x0) - kf * LN2_LO;
     let j = ((ra * 256.0).round() as i32).clamp(-EXP_TABLE_J, EXP_TABLE_J);
-    (k, j, sub_k_ln2_j(x, k, j))
+    (k, j)
+}
+
+/// e^x·2^{shift} at f64 N ≥ 3 through the fixed-point module [`super::fixed`] (x inside the
+/// thresholds); `None` where that module declines (never expected).
+fn exp_fixed<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) -> Option<E<T, N>> {
+    let (k, j) = exp_kj(hi(x));
+    let mut xt = [0.0f64; N];
+    for (o, t) in xt.iter_mut().zip(x.terms()) {
+        *o = t.to_f64();
+    }
+    let y = super::fixed::exp_terms(&xt, k, j, shift)?;
+    let mut out = [T::ZERO; N];
+    for (o, t) in out.iter_mut().zip(&y) {
+        *o = T::from_f64(*t);
+    }
+    Some(E::from_normalized(out))
 }
 
 /// y·2^k, with overflow to +∞ and underflow renormalised exactly.
@@ -930,8 +963,32 @@ pub(crate) fn scaled_sum<T: FloatTerm, const N: usize>(
 /// (k, ℓ) with ln x = k·ln 2 + ℓ for finite x > 0.
 fn ln_parts<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, E<T, N>) {
     let k = ln_exponent(hi(x));
-    let w = scaled_sum(x, k, &[-T::ONE]);
+    let w = if N == 2 {
+        ln_w2(x, k)
+    } else {
+        scaled_sum(x, k, &[-T::ONE])
+    };
     (k, ln1p_core(&w))
+}
+
+/// w = x·2^{−k} − 1 at N = 2, bit for bit `scaled_sum(x, k, &[−1])`: with t = x·2^{−k} (the
+/// same scaled terms), t₀ ∈ [1/√2, √2)(1 ± u) ⊂ [½, 2], so t₀ − 1 is exact (Sterbenz) and
+/// 2Sum(t₀ − 1, t₁) = (s, e) is the exact sum t₀ + t₁ − 1 as a normalised pair with
+/// s = RN(sum), the pair that the certified rounding (or the exact accumulation) of the
+/// list [t₀, t₁, −1] returns for an exactly representable sum; a zero sum is +0 as there
+/// (the naive sum (t₀ + t₁) − 1 is then +0 in round-to-nearest). No VecSum passes.
+#[inline(always)]
+fn ln_w2<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32) -> E<T, N> {
+    let t = x.ldexp(-k);
+    let (t0, t1) = (t.terms()[0], t.terms()[1]);
+    let (s, e) = crate::eft::two_sum(t0 - T::ONE, t1);
+    if s == T::ZERO {
+        return E::from_term(T::ZERO);
+    }
+    let mut v = [T::ZERO; N];
+    v[0] = s;
+    v[1] = e;
+    E::from_normalized(v)
 }
 
 /// ln x·(or with `extra` added to the exponent: ln(x·2^{extra})) with IEEE special values.
@@ -1366,6 +1423,10 @@ fn ln_k_max<T: FloatTerm>() -> f64 {
 
 /// Relative bound of exp (in range).
 pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    if T::PRECISION == 53 && t.n >= 3 {
+        // The fixed-point path (module `fixed`, which derives it).
+        return super::fixed::exp_rel_bound(t.n);
+    }
     // j = 0: r̂ = x − k·ln 2 rounded once, |r| < 2^−8, and 1 + m̂ by add_term.
     let dr0 = 0.0040 * t.r + ln2_trunc::<T>(t);
     let core = ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true));

@@ -17,8 +17,8 @@
 //! - [`exp_log`]: exp, exp_m1, ln, ln_1p, log2, log10, pow, powi, cbrt, hypot;
 //! - [`hyperbolic`]: sinh, cosh, tanh, asinh, acosh, atanh;
 //! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Cody–Waite reduction for
-//!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2; atan at N = 2
-//!   by a table of atan(j/256), elsewhere by argument halvings).
+//!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2; atan by a
+//!   table of atan(j/256) for f64 N ≥ 2 and f32 N = 2..4, elsewhere by argument halvings).
 //!
 //! Compile time: each family's algorithms are generic over (T, N) but instantiated only here,
 //! through [`eval_unary`] / [`eval_binary`] (one `match` on a run-time N, as
@@ -44,6 +44,8 @@ mod constants_table;
 pub mod device;
 pub mod exp_log;
 mod fast2;
+pub mod fixed;
+mod fixed_table;
 pub mod hyperbolic;
 mod seeds;
 pub mod trig;

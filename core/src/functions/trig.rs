@@ -76,9 +76,59 @@
 //! Stated: sin and cos: max(σ_k ⊕ δ_arg(1 + 2δ_arg), σ_c ⊕ 0.79δ_arg); tan:
 //! σ_k ⊕ σ_c/(1 − σ_c) ⊕ δ_div ⊕ 1.571δ_arg(1 + 2δ_arg).
 //!
+//! ## Table reduction at N = 2 (both term types; `sin_table.rs`, replacing steps 2–5)
+//!
+//! After step 1, with K = 256: sin is odd and cos even, so we work with ρ = |r̂| (exact
+//! negation; sin r = −sin ρ for r̂ < 0). j = ⌊ρ₀·K⌋ (ρ₀·K exact; j ≤ 201 as
+//! ρ₀ ≤ R_MAX), c = j/K (exact), and s = ρ − c.
+//! - *s exact*: for j ≥ 1, c ≤ ρ₀ < c + 1/K ≤ 2c, so ρ₀ − c is exact (Sterbenz) and
+//!   2Sum(ρ₀ − c, ρ₁) = (s₀, s₁) is s exactly, normalised; s < 1/K + u·ρ₀ < s_b = 1.001/K.
+//!   s < 0 only where ρ₀ = c (ρ₀ > c gives ρ₀ − c ≥ ulp(c) ≥ ½ulp(ρ₀) ≥ |ρ₁|), and then
+//!   |s| = |ρ₁| ≤ u·c. s₀ = 0 means ρ = c: the result is the table pair. For j = 0, s = ρ.
+//! - *Series*: z = s² (sqr, δ_mul). sin s = s·t₀ with the Horner recurrence of step 3
+//!   (coefficients C_j = 1/((2j+2)(2j+3)), q_j = s_b²C_j) and cos s = u₀ with
+//!   u_J = 1, u_j = 1 − z·u_{j+1}·D_j, D_j = 1/((2j+1)(2j+2)) (the first two greedy terms,
+//!   `COS_DEN_INV`, relative error δ_c; D₀ = ½ is applied exactly by ldexp), q_j = s_b²D_j:
+//!   the first J + 1 terms of cos s = Σ(−z)^k/(2k)!, alternating and decreasing, so the
+//!   truncation is at most z^{J+1}/(2J+2)!, relatively that over 1 − z/2. J is fixed per
+//!   term type (`sin_tab_plan`: the smallest with the truncation at s_b below τ; f64: 5 and
+//!   5, f32: 2 and 2), so no run-time plan. The rounding analysis of step 3 holds for both
+//!   recurrences (T_{j+1} ∈ [0, 1], T_j ≥ 1 − q_j) with three step kinds: steps j < H with
+//!   the accurate operations (E_j and δ_add as in step 3); the *half step* j = H:
+//!   p = RN(RN(z₀·t_{j+1})·c_{j,0}) (t_{j+1} is one term) and t_j = Fast2Sum(1, −p), exact
+//!   (|p| < 1), so E_j = η_{j+1} ⊕ δ_mul ⊕ u/(1 − u) ⊕ u ⊕ u ⊕ u(1 + u) (z's rounding, z cut
+//!   to z₀, two products, the coefficient's leading term) and no subtraction error; steps
+//!   j > H at one term (step 3's one-term step, with the same E_j, δ_add → u). H = 2 for f64
+//!   (weights with s_b ≈ 2^−8: an error of the one-term t₃ reaches t₀ with ≤ q₀q₁q₂ ≤ 2^−60,
+//!   the half step's product error (≈ 4u relative on a product of size q₂ ≤ 2^−21.4) with
+//!   ≤ q₀q₁ ≤ 2^−38.9), H = 1 for f32. So ŝs = sin s(1 + σ_s), σ_s ≤ η₀ ⊕ δ_mul ⊕ τ, and ĉs = cos s(1 + σ_c),
+//!   σ_c ≤ η₀ ⊕ τ (η₀ of each recurrence, evaluated at s_b and J).
+//! - *Table*: S_j, C_j = sin c, cos c as their two greedy terms (`SIN_TAB`, generated with
+//!   mpmath, checked against MPFR by `functions_trig::sin_table_against_mpfr`): relative
+//!   α = u²(1 + u) = δ_c each.
+//! - *Combination* (j ≥ 1): sin ρ = S_j·cos s + C_j·sin s, cos ρ = C_j·cos s − S_j·sin s
+//!   (exact identities), two products (δ_mul) and one sum (δ_add): the products carry
+//!   a = δ_c ⊕ σ_c ⊕ δ_mul (with cos s) and b = δ_c ⊕ σ_s ⊕ δ_mul (with sin s). The terms
+//!   A = S_j cos s ≥ 0 and C_j cos s > 0, while B = ±sin s·(C_j or S_j) has the sign of s
+//!   (or the opposite). Same signs: relative error ≤ max(a, b). Opposite signs, with
+//!   m = A/(A ± B) the relative error is ≤ m·a + (m − 1)·b: sin (s < 0, so ρ₀ = c and
+//!   |B| ≤ |s| ≤ u·c): m − 1 ≤ u·c/sin(c(1 − u)) ≤ 1.12u (M_SIN = 1 + 2^−20) — the floor in j
+//!   keeps sin free of cancellation (round(ρ₀·K) with |s| ≤ 1/(2K) would give m up to 2);
+//!   cos (s > 0): m = C_j cos s/cos ρ ≤ cos c/cos(min(c + s_b, π/4(1 + 2^−20))) ≤ 1.00391
+//!   (M_COS = 1.0041).
+//!   Then ⊕ δ_add. For j = 0, sin ρ = ŝs and cos ρ = ĉs. σ_sin (σ_cos) is the largest of
+//!   these (`sin_cos_table_parts`).
+//! - The argument perturbation (step 6) now has δ_arg = δ_r (no scaling by 3^−k), and tan
+//!   is sin ρ/cos ρ or −cos ρ/sin ρ (one div) from the same pair. Stated at N = 2: sin and
+//!   cos: max(σ_sin ⊕ δ_r(1 + 2δ_r), σ_cos ⊕ 0.79δ_r); tan: max(σ_sin ⊕ σ_cos/(1 − σ_cos),
+//!   σ_cos ⊕ σ_sin/(1 − σ_sin)) ⊕ δ_div ⊕ 1.571δ_r(1 + 2δ_r). The triple-angle steps (three
+//!   sqr, add, mul each, whose errors grow by up to 3× per step) and cos r = √(1 − s²) are
+//!   gone; cos r and sin r cost the same.
+//!
 //! # atan, asin, acos, atan2
 //!
-//! `atan_unit(z)`, 0 ≤ z ≤ 1 exact (N ≠ 2; N = 2 takes the table reduction below): h ≤ h_max
+//! `atan_unit(z)`, 0 ≤ z ≤ 1 exact (N = 1 and f32 N ≥ 5; f64 N ≥ 2 and f32 N = 2..4 take the
+//! table reduction below): h ≤ h_max
 //! *halvings* z ← z/(1 + √(1 + z²)) (exact
 //! identity atan z = 2 atan(z/(1 + √(1 + z²)))), until z ≤ z_lim = tan(π/2^{h_max+2}).
 //! One halving computes the exact map of its computed input times (1 + ε): sqr (δ_mul),
@@ -99,28 +149,54 @@
 //! 53.98u² to 54.02u²), while those steps cost a few flops instead of two double-word
 //! products and a sum each.
 //!
-//! *Table reduction at N = 2* (both term types; `atan_unit_table`, replacing the halvings):
+//! *Table reduction* (f64 N ≥ 2, f32 N = 2..4; `atan_unit_table`, replacing the halvings):
 //! for 0 < z ≤ 1(1 + 2^−19) (atan_unit's inputs), j = round(z₀·K), K = 256 (z₀·K exact;
 //! j ≤ K), c = j/K (exact), and atan z = atan c + atan t, t = (z − c)/(1 + zc) (exact
 //! identity, zc ≥ 0). For j = 0, t = z and the table term is absent.
-//! - *Numerator exact*: |z₀ − c| ≤ 1/(2K) and c ≥ 1/K give c/2 ≤ z₀ ≤ 2c, so z₀ − c is exact
-//!   (Sterbenz), and 2Sum(z₀ − c, z₁) = (s, e) is z − c exactly (normalised, as 2Sum's
-//!   output is). s = 0 means z = c: the result is the table pair.
+//! - *Numerator*: |z₀ − c| ≤ 1/(2K) and c ≥ 1/K give c/2 ≤ z₀ ≤ 2c, so z₀ − c is exact
+//!   (Sterbenz). N = 2: 2Sum(z₀ − c, z₁) = (s, e) is z − c exactly (normalised, as 2Sum's
+//!   output is); s = 0 means z = c: the result is the table pair. N ≥ 3: the other terms
+//!   still have to be added and the exact difference may need more than N terms, so the
+//!   numerator is the accurate add_term z + (−c), within δ_add of z − c (relative to the
+//!   exact difference: no cancellation loss); a zero result means z = c (the table pair).
+//!   Write ν = 0 (N = 2) or δ_add (N ≥ 3) for the numerator's relative error.
 //! - *Denominator*: z·c by mul_term (δ_mul), then + 1 (add_term): zc/(1 + zc) ≤ ½ + 2^−20
 //!   (zc ≤ z ≤ 1 + 2^−19), so d̂ = (1 + zc)(1 + κ_d), κ_d ≤ (½ + 2^−20)δ_mul ⊕ δ_add; the
 //!   division gives t̂ = t(1 + ε),
-//!   ε ≤ δ_div ⊕ κ_d/(1 − κ_d); as t·atan′(t)/atan(t) ≤ 1, atan(t̂) = atan(t)(1 + θ),
+//!   ε ≤ ν ⊕ δ_div ⊕ κ_d/(1 − κ_d); as t·atan′(t)/atan(t) ≤ 1, atan(t̂) = atan(t)(1 + θ),
 //!   |θ| ≤ ε(1 + 3ε) (as for the halvings).
-//! - *Series* of atan t̂ as in the series above (Horner with R_j, J from the thresholds at
-//!   t_est = |t̂₀|(1 + 2^−20)², at most J_T = steps(t_b) with t_b = 1.001/(2K) ≥ |t̂|:
-//!   |z − c| ≤ 1/(2K) + u·z₀, 1 + zc ≥ 1; J_T = 5 for f64, 2 for f32), truncation ≤ τ, the
-//!   rounding η₀ by the same recurrence with q_j = t_b²(2j+1)/(2j+3) ≤ 2^−15.6 and *one-term
-//!   steps* for j ≥ 3 (`ATAN_TAB_ONE_FROM`): their error reaches t₀ with weight
-//!   ≤ q₀q₁q₂ ≈ 2^−56.8 (f32 never takes them, J_T = 2). Then B̂ = t̂·t₀ (δ_mul):
+//! - *Series* of atan t̂: J from the thresholds at t_est = |t̂₀|(1 + 2^−20)², at most
+//!   J_T = steps(t_b) with t_b = 1.001/(2K) ≥ |t̂| (|z − c| ≤ 1/(2K) + u·z₀ times 1 + ν,
+//!   1 + zc ≥ 1; J_T = 5, 8, 11, 14, 17, 20, 23 for f64 N = 2..8, 2, 4, 5 for f32
+//!   N = 2, 3, 4), the first J + 1 terms of atan t̂/t̂, truncation ≤ τ as above.
+//!   *N = 2*: as in the series above (Horner with R_j), the rounding η₀ by the same
+//!   recurrence with q_j = t_b²(2j+1)/(2j+3) ≤ 2^−15.6 and *one-term steps* for j ≥ 3
+//!   (`ATAN_TAB_ONE_FROM`): their error reaches t₀ with weight ≤ q₀q₁q₂ ≈ 2^−56.8 (f32
+//!   never takes them, J_T = 2). *N ≥ 3* (`atan_tab_series`): Horner on the coefficients
+//!   c_j = 1/(2j+1) themselves (one mul and one add per step instead of two muls and a
+//!   sub): p_J = c_J, p_j = c_j − s·p_{j+1} (j = J − 1, …, 1), p₀ = 1 − s·p₁, s = t̂² (sqr,
+//!   δ_sq = δ_mul), with c_j the first M greedy terms of 1/(2j+1) (`ATAN_INV_ODD`,
+//!   relative γ_M = u^M(1 + u); c₀ = 1 exact). Exact recurrence P_j (same s): alternating
+//!   and decreasing, so 0 < c_j − s·c_{j+1} ≤ P_j ≤ c_j, hence c_j/P_j ≤ 1/(1 − s) and
+//!   s·P_{j+1}/P_j ≤ w = s/(1 − s) ≤ t_b²/(1 − t_b²) ≤ 2^−17.99. With p̂_{j+1} =
+//!   P_{j+1}(1 + η_{j+1}), the product ŝ·p̂_{j+1} carries E_j = δ_sq ⊕ κ_j ⊕ η_{j+1} ⊕ δ_mul,
+//!   and ĉ_j − s·P_{j+1}(1 + E_j) = P_j + c_jγ − s·P_{j+1}E_j, so
+//!   η_j ≤ (γ_{M_j}/(1 − s) + w·E_j) ⊕ δ_add, η_J = γ_{M_J} (J = 0: p₀ = 1, η₀ = 0).
+//!   *Staged precision* (as exp's `horner_terms`): an error of step j reaches p₀ with weight
+//!   ≤ w^j, so step j runs at M_j = N − ⌊(17j − 4)/(p − 1)⌋ terms (clamped to [1, N];
+//!   `atan_tab_terms`, `ATAN_TAB_SIG` = 17): p̂_{j+1} (M_{j+1} ≤ M_j terms) padded with
+//!   zeros (exact), ŝ cut to its first M_j terms (κ_j ≤ 1.01(2u)^{M_j} for M_j < N, 0 for
+//!   M_j = N; a normalised double-word by an exact Fast2Sum at M_j = 2), and δ_mul, δ_add,
+//!   γ at M_j terms in the recurrence above, which holds for any plan (f64 N = 8, J = 23:
+//!   steps 0–3 at 8 terms, 4–6 at 7, …, 22 at 1). The recurrence increases with s, with
+//!   each η_{j+1}, and from j = J_T down it dominates a start at any J ≤ J_T (η_J = γ ≤
+//!   the value the longer recurrence carries there), so `atan_tab_series_bound` evaluates it
+//!   at s = t_b², J = J_T with the plan the code runs. Then B̂ = t̂·p̂₀ (δ_mul):
 //!   B̂ = atan(t)(1 + β), β ≤ θ ⊕ η₀ ⊕ δ_mul ⊕ τ.
-//! - *Table*: atan c as its two greedy terms (`atan_table.rs`, generated with mpmath and
-//!   checked against MPFR by `functions_trig::atan_table_against_mpfr`): Â = atan c·(1 + α),
-//!   α ≤ u²(1 + u) = δ_c (term 1 ≤ u|term 0|, its rounding ≤ u|term 1|, term 0 ≤ (1 + u)atan c).
+//! - *Table*: atan c as its first N greedy terms (`atan_table.rs`, 8 stored; generated with
+//!   mpmath and checked against MPFR by `functions_trig::atan_table_against_mpfr`):
+//!   Â = atan c·(1 + α), α ≤ u^N(1 + u) = δ_c (each term ≤ u times the previous, the rest
+//!   after term N − 1 ≤ u|term N − 1|, term 0 ≤ (1 + u)atan c; f32 N ≤ 4: no term cut).
 //! - *Sum* S = Â + B̂ (add, δ_add). With A = atan c, B = atan t, S = A + B = atan z: for
 //!   t ≥ 0 (same signs, no cancellation) the relative error of Â + B̂ is
 //!   (Aα + Bβ)/(A + B) ≤ max(α, β); for t < 0 (z < c), m = A/S = atan c/atan z ≤ c/z (atan x/x
@@ -129,7 +205,10 @@
 //!   in everything below (`atan_table_bound`). Three halvings each carried δ_div and a
 //!   square root's error; the table path has one division: the stated atan bound at f64
 //!   N = 2 falls from 54.0u² to 35.5u² (atan2 42.6u², asin 45.6u², acos 52.7u²; f32 N = 2:
-//!   35.4, 42.5, 45.5, 52.6u²).
+//!   35.4, 42.5, 45.5, 52.6u²); at N ≥ 3 (argument halvings before) atan falls
+//!   from 138.3 to 78.8u³ (f64 N = 3), 325.3 to 155.6u⁴ (N = 4), 6768.8 to 2458.5u⁸
+//!   (N = 8) (atan2 / asin / acos at N = 4: 187.9 / 196.0 / 228.3u⁴, were 357.7 / 365.7 /
+//!   398.1; f32 N = 3, 4: atan 113.9 → 78.9u³, 227.8 → 155.7u⁴).
 //!
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
 //! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
@@ -195,16 +274,32 @@ pub(crate) mod trig_reduce;
 #[path = "atan_table.rs"]
 pub(crate) mod atan_table;
 
-use atan_table::{ATAN_TAB_F32, ATAN_TAB_F64, ATAN_TAB_K};
+#[path = "sin_table.rs"]
+pub(crate) mod sin_table;
+
+use atan_table::{ATAN_INV_ODD_F32, ATAN_INV_ODD_F64, ATAN_TAB_F32, ATAN_TAB_F64, ATAN_TAB_K};
 
 /// First Horner step of the table path's series (N = 2, module doc "atan") that runs at one
 /// term.
 pub(crate) const ATAN_TAB_ONE_FROM: usize = 3;
 
-/// True when atan takes the table reduction (module doc, "atan"): N = 2, both term types.
+/// σ of the table path's staged Horner plan at N ≥ 3 ([`atan_tab_terms`]; module doc,
+/// "atan"): an error of step j reaches the result with weight ≤ w^j, w = t_b²/(1 − t_b²)
+/// ≤ 2^−17.99.
+pub(crate) const ATAN_TAB_SIG: i32 = 17;
+
+/// True when atan takes the table reduction (module doc, "atan"): f64 for N ≥ 2, f32 for
+/// N = 2, 3, 4 (f32 N ≥ 5 and N = 1 keep the halvings).
 #[inline(always)]
-pub(crate) fn atan_table_path(n: usize) -> bool {
-    n == 2
+pub(crate) fn atan_table_path<T: FloatTerm>(n: usize) -> bool {
+    n >= 2 && (T::PRECISION == 53 || n <= 4)
+}
+
+/// M_j, the terms of Horner step j of the table path's series at N ≥ 3 (module doc, "atan"):
+/// N − ⌊(jσ − 4)/(p − 1)⌋ clamped to [1, N], σ = [`ATAN_TAB_SIG`] (non-increasing in j).
+pub(crate) fn atan_tab_terms<T: FloatTerm>(n: usize, j: usize) -> usize {
+    let drop = (j as i32 * ATAN_TAB_SIG - 4).max(0) / (T::PRECISION as i32 - 1);
+    (n as i32 - drop).clamp(1, n as i32) as usize
 }
 
 /// Bound t_b on |t̂| of the table path: |z − c_j| ≤ 1/(2K) + u·z₀ and 1 + z·c_j ≥ 1, times
@@ -340,7 +435,9 @@ fn cached_thresholds(atan: bool, p: u32, n: usize) -> &'static [f64] {
                 let n = k + 1;
                 let tau = trunc_target(p, n);
                 if i & 2 == 2 {
-                    step_thresholds(atan_steps, tau, atan_plan(p, n).1)
+                    // The halvings' J_max, or the table path's J_T where larger.
+                    let cap = atan_plan(p, n).1.max(atan_tab_steps(p, n));
+                    step_thresholds(atan_steps, tau, cap)
                 } else {
                     step_thresholds(sin_steps, tau, sin_plan(p, n).1)
                 }
@@ -536,7 +633,7 @@ fn sin_cos_parts<T: FloatTerm>(n: usize) -> (f64, f64, f64) {
 
 /// A: relative error of `atan_unit` (module doc).
 fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
-    if atan_table_path(n) {
+    if atan_table_path::<T>(n) {
         return atan_table_bound::<T>(n);
     }
     let o = ops::<T>(n);
@@ -562,31 +659,69 @@ fn atan_unit_bound<T: FloatTerm>(n: usize) -> f64 {
     cat(total, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
 }
 
-/// A of the table path (module doc, "atan", N = 2).
+/// A of the table path (module doc, "atan").
 fn atan_table_bound<T: FloatTerm>(n: usize) -> f64 {
     let o = ops::<T>(n);
-    // t = (z − c)/(1 + z·c): numerator exact; 1 + z·c with mul_term (δ_mul) of weight
-    // zc/(1 + zc) ≤ ½ + 2^−20 (zc ≤ z ≤ 1 + 2^−19) and the addition; then the division.
+    // t = (z − c)/(1 + z·c): numerator exact at N = 2, within δ_add at N ≥ 3; 1 + z·c with
+    // mul_term (δ_mul) of weight zc/(1 + zc) ≤ ½ + 2^−20 (zc ≤ z ≤ 1 + 2^−19) and the
+    // addition; then the division.
+    let num = if n == 2 { 0.0 } else { o.add };
     let kd = cat((0.5 + 1.0 / (1u64 << 20) as f64) * o.mul, o.add);
-    let eps = cat(o.div, kd / (1.0 - kd));
+    let eps = cat(cat(num, o.div), kd / (1.0 - kd));
     let theta = eps * (1.0 + 3.0 * eps);
     let tb = atan_tab_t_bound();
-    let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-    let eta = horner_bound::<T>(
-        atan_tab_steps(T::PRECISION, n),
-        |j| tb * tb * (2 * j + 1) as f64 / (2 * j + 3) as f64,
-        step,
-        o.add,
-        |j| j >= ATAN_TAB_ONE_FROM,
-    );
-    // β: atan(t̂) = atan(t)(1 + θ), then the series (η₀, the product t·t₀, truncation τ).
+    let eta = if n == 2 {
+        let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
+        horner_bound::<T>(
+            atan_tab_steps(T::PRECISION, n),
+            |j| tb * tb * (2 * j + 1) as f64 / (2 * j + 3) as f64,
+            step,
+            o.add,
+            |j| j >= ATAN_TAB_ONE_FROM,
+        )
+    } else {
+        atan_tab_series_bound::<T>(n)
+    };
+    // β: atan(t̂) = atan(t)(1 + θ), then the series (η₀, the product t·p₀, truncation τ).
     let beta = cat(theta, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)));
-    // α: the table pair, u²(1 + u). Sum: same signs ≤ max(α, β); opposite signs (z < c_j)
-    // ≤ m·α + (m − 1)·β with m = atan(c_j)/atan(z) ≤ j/(j − ½)/(1 − u) ≤ 2.0001.
+    // α: the table's first N terms, u^N(1 + u). Sum: same signs ≤ max(α, β); opposite signs
+    // (z < c_j) ≤ m·α + (m − 1)·β with m = atan(c_j)/atan(z) ≤ j/(j − ½)/(1 − u) ≤ 2.0001.
     let alpha = o.coef;
     let m = 2.0001;
     let sum = alpha.max(beta).max(m * alpha + (m - 1.0) * beta);
     cat(sum, o.add)
+}
+
+/// η₀ of the table path's staged series at N ≥ 3 (module doc, "atan"), replayed with the
+/// plan the code runs ([`atan_tab_terms`]) at J = J_T and s = t_b².
+fn atan_tab_series_bound<T: FloatTerm>(n: usize) -> f64 {
+    let jt = atan_tab_steps(T::PRECISION, n);
+    if jt == 0 {
+        return 0.0;
+    }
+    let u = T::UNIT_ROUNDOFF;
+    let tb = atan_tab_t_bound();
+    let s = tb * tb;
+    let w = s / (1.0 - s);
+    let sq = ops::<T>(n).mul;
+    // γ_M: the first M greedy terms of 1/(2j+1); the cut of ŝ to M < N terms.
+    let gamma = |m: usize| u.powi(m as i32) * (1.0 + u);
+    let cut = |m: usize| {
+        if m < n {
+            1.01 * bounds::two_u_pow::<T>(m)
+        } else {
+            0.0
+        }
+    };
+    let mut eta = gamma(atan_tab_terms::<T>(n, jt));
+    for j in (0..jt).rev() {
+        let m = atan_tab_terms::<T>(n, j);
+        let om = ops::<T>(m);
+        let e = cat(cat(sq, cut(m)), cat(eta, om.mul));
+        let g = if j == 0 { 0.0 } else { gamma(m) };
+        eta = cat(g / (1.0 - s) + w * e, om.add);
+    }
+    eta
 }
 
 /// ratio(δ_q) of `atan_ratio` (module doc).
@@ -619,6 +754,19 @@ fn abs_part<T: FloatTerm>(f: Unary, n: usize) -> f64 {
 pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
     let o = ops::<T>(n);
     let rel = match f {
+        Unary::Sin | Unary::Cos | Unary::Tan if sin_table::sin_table_path(n) => {
+            // Table reduction (module doc): r̂ carries δ_r only (no scaling by 3^−k).
+            let (s, c) = sin_table::sin_cos_table_parts::<T>(n);
+            let arg = reduction_rel_bound::<T>(n);
+            if f == Unary::Tan {
+                cat(
+                    cat(cat(s, c / (1.0 - c)).max(cat(c, s / (1.0 - s))), o.div),
+                    1.571 * arg * (1.0 + 2.0 * arg),
+                )
+            } else {
+                cat(s, arg * (1.0 + 2.0 * arg)).max(cat(c, 0.79 * arg))
+            }
+        }
         Unary::Sin | Unary::Cos => {
             let (s, c, arg) = sin_cos_parts::<T>(n);
             cat(s, arg * (1.0 + 2.0 * arg)).max(cat(c, 0.79 * arg))
@@ -744,16 +892,101 @@ fn cos_from_sin<T: FloatTerm, const N: usize>(s: &Expansion<T, N>) -> Expansion<
     fast2::sqrt(&fast2::one_minus(&fast2::sqr(s)))
 }
 
-/// atan(j/K) from the table, the first two terms (N ≥ 2).
+/// atan(j/K) from the table, the first N terms (N ≥ 2).
 fn atan_tab<T: FloatTerm, const N: usize>(j: usize) -> Expansion<T, N> {
     let mut v = [T::ZERO; N];
-    for (k, t) in v.iter_mut().enumerate().take(2) {
+    for (k, t) in v.iter_mut().enumerate() {
         *t = super::constants::term_from_bits(ATAN_TAB_F64[j][k], ATAN_TAB_F32[j][k]);
     }
     Expansion::from_normalized(v)
 }
 
-/// atan z for 0 < z ≤ 1 (times 1 + 2^−19) at N = 2: the table reduction (module doc, "atan").
+/// 1/(2j+1) from the table, the first M terms.
+#[inline(always)]
+fn atan_inv_odd<T: FloatTerm, const M: usize>(j: usize) -> Expansion<T, M> {
+    let mut v = [T::ZERO; M];
+    for (k, t) in v.iter_mut().enumerate() {
+        *t = super::constants::term_from_bits(ATAN_INV_ODD_F64[j][k], ATAN_INV_ODD_F32[j][k]);
+    }
+    Expansion::from_normalized(v)
+}
+
+/// Horner steps p ← c_j − s·p for j = `hi`, …, `lo` (descending; c_j = 1/(2j+1) to M terms)
+/// at M terms, on padded term arrays: p's terms beyond M are zeros, s is cut to its first M
+/// terms (renormalised by an exact Fast2Sum at M = 2, as exp's `horner_stage`).
+#[inline(never)]
+fn atan_tab_stage<T: FloatTerm, const M: usize>(
+    p: &mut [T; crate::expansion::MAX_TERMS],
+    s: &[T; crate::expansion::MAX_TERMS],
+    lo: usize,
+    hi: usize,
+) {
+    let mut st = [T::ZERO; M];
+    st.copy_from_slice(&s[..M]);
+    if M == 2 {
+        let (h, l) = crate::eft::fast_two_sum(st[0], st[1]);
+        st[0] = h;
+        st[1] = l;
+    }
+    let sm = Expansion::<T, M>::from_normalized(st);
+    let mut pt = [T::ZERO; M];
+    pt.copy_from_slice(&p[..M]);
+    let mut pm = Expansion::<T, M>::from_normalized(pt);
+    for j in (lo..=hi).rev() {
+        pm = fast2::sub(&atan_inv_odd::<T, M>(j), &fast2::mul(&sm, &pm));
+    }
+    p[..M].copy_from_slice(pm.terms());
+}
+
+/// atan t / t to the first `steps` + 1 terms of its series at N ≥ 3 (module doc, "atan"):
+/// p_J = c_J, p_j = c_j − t²·p_{j+1} with step j at M_j = [`atan_tab_terms`] terms, and
+/// p₀ = 1 − t²·p₁ at N terms.
+fn atan_tab_series<T: FloatTerm, const N: usize>(
+    t2: &Expansion<T, N>,
+    steps: usize,
+) -> Expansion<T, N> {
+    if steps == 0 {
+        return Expansion::one();
+    }
+    use crate::expansion::MAX_TERMS;
+    let mut sa = [T::ZERO; MAX_TERMS];
+    sa[..N].copy_from_slice(t2.terms());
+    let mut pa = [T::ZERO; MAX_TERMS];
+    let m_top = atan_tab_terms::<T>(N, steps);
+    for (k, t) in pa.iter_mut().enumerate().take(m_top) {
+        *t = super::constants::term_from_bits(
+            ATAN_INV_ODD_F64[steps][k],
+            ATAN_INV_ODD_F32[steps][k],
+        );
+    }
+    // Steps j = steps − 1, …, 1, grouped by M_j.
+    let mut hi = steps - 1;
+    while hi >= 1 {
+        let m = atan_tab_terms::<T>(N, hi);
+        let mut lo = hi;
+        while lo > 1 && atan_tab_terms::<T>(N, lo - 1) == m {
+            lo -= 1;
+        }
+        match m {
+            1 => atan_tab_stage::<T, 1>(&mut pa, &sa, lo, hi),
+            2 => atan_tab_stage::<T, 2>(&mut pa, &sa, lo, hi),
+            3 => atan_tab_stage::<T, 3>(&mut pa, &sa, lo, hi),
+            4 => atan_tab_stage::<T, 4>(&mut pa, &sa, lo, hi),
+            5 => atan_tab_stage::<T, 5>(&mut pa, &sa, lo, hi),
+            6 => atan_tab_stage::<T, 6>(&mut pa, &sa, lo, hi),
+            7 => atan_tab_stage::<T, 7>(&mut pa, &sa, lo, hi),
+            _ => atan_tab_stage::<T, 8>(&mut pa, &sa, lo, hi),
+        }
+        hi = lo - 1;
+    }
+    let mut pt = [T::ZERO; N];
+    pt.copy_from_slice(&pa[..N]);
+    let p1 = Expansion::<T, N>::from_normalized(pt);
+    fast2::one_minus(&fast2::mul(t2, &p1))
+}
+
+/// atan z for 0 < z ≤ 1 (times 1 + 2^−19) by the table reduction (module doc, "atan"): f64
+/// N ≥ 2, f32 N = 2..4.
 fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, N> {
     let z0 = z.hi();
     let k = ATAN_TAB_K as f64;
@@ -763,15 +996,24 @@ fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansi
         *z
     } else {
         let c = T::from_f64(j as f64 / k);
-        // z₀ − c is exact (Sterbenz: c/2 ≤ z₀ ≤ 2c), the 2Sum with z₁ too: z − c exactly.
-        let (s, e) = crate::eft::two_sum(z0 - c, z.terms()[1]);
-        if s == T::ZERO {
-            return atan_tab(j);
-        }
-        let mut v = [T::ZERO; N];
-        v[0] = s;
-        v[1] = e;
-        let num = Expansion::from_normalized(v);
+        let num = if N == 2 {
+            // z₀ − c is exact (Sterbenz: c/2 ≤ z₀ ≤ 2c), the 2Sum with z₁ too: z − c exactly.
+            let (s, e) = crate::eft::two_sum(z0 - c, z.terms()[1]);
+            if s == T::ZERO {
+                return atan_tab(j);
+            }
+            let mut v = [T::ZERO; N];
+            v[0] = s;
+            v[1] = e;
+            Expansion::from_normalized(v)
+        } else {
+            // N ≥ 3: z − c by the accurate add (δ_add relative to the exact difference).
+            let num = fast2::add_term(z, -c);
+            if num.is_zero() {
+                return atan_tab(j);
+            }
+            num
+        };
         let d = fast2::add_dominant_term(&z.mul_term(c), T::ONE);
         fast2::div(&num, &d)
     };
@@ -784,11 +1026,16 @@ fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansi
         atan_steps(t_est, trunc_target(T::PRECISION, N)).min(j_max)
     );
     let t2 = fast2::sqr(&t);
-    let mut h = Expansion::<T, N>::one();
-    for i in (0..steps).rev() {
-        let c = series_coef::<T, N>(Series::AtanRatio, i);
-        h = series_step(&t2, &h, &c, i >= ATAN_TAB_ONE_FROM);
-    }
+    let h = if N == 2 {
+        let mut h = Expansion::<T, N>::one();
+        for i in (0..steps).rev() {
+            let c = series_coef::<T, N>(Series::AtanRatio, i);
+            h = series_step(&t2, &h, &c, i >= ATAN_TAB_ONE_FROM);
+        }
+        h
+    } else {
+        atan_tab_series(&t2, steps)
+    };
     let b = fast2::mul(&t, &h);
     if j == 0 {
         b
@@ -802,7 +1049,7 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
     if z.is_zero() {
         return Expansion::zero();
     }
-    if atan_table_path(N) {
+    if atan_table_path::<T>(N) {
         return atan_unit_table(z);
     }
     let one = T::ONE;
@@ -820,7 +1067,7 @@ fn atan_unit<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansion<T, 
         h += 1;
     }
     let z_est = z.hi().to_f64() * margin * margin;
-    let j = steps_by_thresholds(cached_thresholds(true, T::PRECISION, N), z_est);
+    let j = steps_by_thresholds(cached_thresholds(true, T::PRECISION, N), z_est).min(j_max);
     debug_assert_eq!(
         j,
         atan_steps(z_est, trunc_target(T::PRECISION, N)).min(j_max)
@@ -913,6 +1160,9 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
                 return y;
             }
             let (k, r) = trig_reduce::reduce(x);
+            if sin_table::sin_table_path(N) {
+                return sin_table::quadrant_table(f, k, &r);
+            }
             quadrant(f, k, &sin_kernel(&r))
         }
         Unary::Atan => {

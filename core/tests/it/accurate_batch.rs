@@ -172,11 +172,40 @@ type BatchedOp<'a, T> = dyn Fn(AccOp, &[T], &[T], &mut [T]) + 'a;
 /// Returns how many pairs took the scalar recomputation for a failed certificate (finite
 /// operands), summed over add and mul.
 fn check_ops<T: FloatTerm, const N: usize>(count: usize, batched: &BatchedOp<'_, T>) -> u64 {
+    check_ops_blocks::<T, N>(count, batched, false)
+}
+
+/// [`check_ops`]; with `tail_blocks`, every block of 16 consecutive pairs (a whole lane group
+/// at every level) also gets trailing terms set to zero (of random sign) in x, in y or in
+/// both, the same count per block: the lane code leaves out the trailing term positions that
+/// are zero in every lane of both operands (`accurate_batch::trailing_zeros`), which the
+/// random mix alone almost never makes happen in all lanes at once.
+fn check_ops_blocks<T: FloatTerm, const N: usize>(
+    count: usize,
+    batched: &BatchedOp<'_, T>,
+    tail_blocks: bool,
+) -> u64 {
     let mut rng = SplitMix(0xACC_BA7C + 131 * N as u64 + T::PRECISION as u64);
     let mut xs = Vec::with_capacity(count * N);
     let mut ys = Vec::with_capacity(count * N);
-    for _ in 0..count {
-        let (x, y) = pair::<T, N>(&mut rng);
+    let (mut z, mut which) = (0usize, 0u64);
+    for k in 0..count {
+        let (mut x, mut y) = pair::<T, N>(&mut rng);
+        if tail_blocks {
+            if k % 16 == 0 {
+                z = rng.below(N as u64) as usize;
+                which = rng.below(4);
+            }
+            for i in N - z..N {
+                let zero = T::from_f64(0.0 * rng.sign());
+                if which != 1 {
+                    x[i] = zero;
+                }
+                if which != 2 {
+                    y[i] = T::from_f64(0.0 * rng.sign());
+                }
+            }
+        }
         xs.extend_from_slice(&x);
         ys.extend_from_slice(&y);
     }
@@ -256,6 +285,24 @@ fn accurate_batch_ops_f64_n4() {
 #[test]
 fn accurate_batch_ops_f64_n8() {
     check_f64::<8>(100_000);
+}
+
+/// Lane groups whose operands all end in zero terms (see [`check_ops_blocks`]).
+#[test]
+fn accurate_batch_ops_trailing_zero_blocks() {
+    fn run<const N: usize>(count: usize) {
+        for level in levels() {
+            let f = |op, xs: &[f64], ys: &[f64], out: &mut [f64]| {
+                accurate_op_f64_at(level, op, N, xs, ys, out).expect("level available")
+            };
+            check_ops_blocks::<f64, N>(count, &f, true);
+        }
+    }
+    run::<3>(20_000);
+    run::<6>(20_000);
+    run::<8>(20_000);
+    let f = |op, xs: &[f32], ys: &[f32], out: &mut [f32]| accurate_op_f32(op, 5, xs, ys, out);
+    check_ops_blocks::<f32, 5>(20_000, &f, true);
 }
 
 #[test]

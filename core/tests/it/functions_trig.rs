@@ -661,39 +661,119 @@ fn cody_waite_chunks_of_pi_over_2() {
     check::<f32>(16, 8);
 }
 
-/// The table of atan's N = 2 reduction (`functions::device::term_tables`, `ATAN_TAB`) against
-/// MPFR: row j holds the first two greedy terms of atan(j/K) (term 0 = atan(j/K) rounded to
-/// nearest, term 1 = the rest rounded to nearest), whose relative error is then at most
-/// u²(1 + u), the α of the bound.
+/// The tables of atan's reduction (`functions::device::term_tables`, `ATAN_TAB`: atan(j/K),
+/// and `ATAN_INV_ODD`: the series coefficients 1/(2j+1)) against MPFR: row j holds the first
+/// eight greedy terms (term 0 = the value rounded to nearest, term k = the rest rounded to
+/// nearest; f32: zero, and zeros after it, where that term would be subnormal), so the first
+/// N terms are within u^N(1 + u) relatively, the α and γ_N of the bound (checked for every
+/// N ≤ 8 where the table path runs: f64, and f32 with N ≤ 4).
 #[test]
 fn atan_table_against_mpfr() {
     use expanse_core::functions::device::term_tables;
     use rug::float::Round;
-    fn check<T: FloatTerm>() {
+    const PREC: u32 = 1500;
+    fn check<T: FloatTerm>(name: &str, value: &dyn Fn(usize) -> Float, rows: usize) {
         let t = term_tables::<T>()
             .into_iter()
-            .find(|t| t.name == "ATAN_TAB")
-            .expect("ATAN_TAB table");
-        assert_eq!(t.cols, 2);
-        let k = t.rows - 1;
-        assert_eq!(k, 256);
+            .find(|t| t.name == name)
+            .expect("table");
+        assert_eq!((t.rows, t.cols), (rows, 8), "{name} shape");
+        let p = T::PRECISION;
+        let emin = if p == 53 { -1022 } else { -126 };
+        let u = FloatTerm::ldexp(1.0f64, -(p as i32));
+        let n_max = if p == 53 { 8 } else { 4 };
+        for j in 0..t.rows {
+            let v = value(j);
+            let mut rest = v.clone();
+            for k in 0..8 {
+                let a = T::from_bits_u64(t.bits[8 * j + k]).to_f64();
+                let (r, _) = Float::with_val_round(p, &rest, Round::Nearest);
+                let expect = if r.is_zero() || r.get_exp().is_some_and(|e| e - 1 < emin) {
+                    rest = Float::with_val(PREC, 0);
+                    0.0
+                } else {
+                    r.to_f64()
+                };
+                assert_eq!(expect, a, "{} {name} row {j} term {k}", T::NAME);
+                rest -= a;
+                if k + 1 <= n_max && !v.is_zero() {
+                    let lim = Float::with_val(PREC, &v * (u.powi(k as i32 + 1) * (1.0 + u)));
+                    assert!(
+                        Float::with_val(PREC, rest.abs_ref()) <= lim,
+                        "{} {name} row {j}: {} terms above u^N(1 + u)",
+                        T::NAME,
+                        k + 1
+                    );
+                }
+            }
+        }
+    }
+    let atan = |j: usize| Float::with_val(PREC, Float::with_val(PREC, j) / 256u32).atan();
+    let inv_odd = |j: usize| Float::with_val(PREC, 1) / Float::with_val(PREC, 2 * j + 1);
+    check::<f64>("ATAN_TAB", &atan, 257);
+    check::<f32>("ATAN_TAB", &atan, 257);
+    check::<f64>("ATAN_INV_ODD", &inv_odd, 32);
+    check::<f32>("ATAN_INV_ODD", &inv_odd, 32);
+}
+
+/// The tables of the N = 2 table reduction of sin, cos and tan (`functions::device::term_tables`,
+/// `SIN_TAB`, `COS_DEN_INV`) against MPFR: each pair is the first two greedy terms of its value
+/// (term 0 = the value rounded to nearest, term 1 = the rest rounded to nearest), so within
+/// u²(1 + u) relatively, the α of the bound; and the rows reach ⌊256·π/4·(1 + 2^−20)⌋.
+#[test]
+fn sin_table_against_mpfr() {
+    use expanse_core::functions::device::term_tables;
+    use rug::float::Round;
+    fn pair<T: FloatTerm>(v: &Float, a0: f64, a1: f64, what: &str) {
         let p = T::PRECISION;
         let u = FloatTerm::ldexp(1.0f64, -(p as i32));
+        let (r0, _) = Float::with_val_round(p, v, Round::Nearest);
+        assert_eq!(r0.to_f64(), a0, "{} {what} term 0", T::NAME);
+        let rest = Float::with_val(1000, v - a0);
+        let (r1, _) = Float::with_val_round(p, &rest, Round::Nearest);
+        assert_eq!(r1.to_f64(), a1, "{} {what} term 1", T::NAME);
+        let err = Float::with_val(1000, &rest - a1).abs();
+        assert!(
+            err <= Float::with_val(1000, v * (u * u * (1.0 + u))).abs(),
+            "{} {what}: error above u²(1 + u)",
+            T::NAME
+        );
+    }
+    fn check<T: FloatTerm>() {
+        let tabs = term_tables::<T>();
+        let find = |name: &str| {
+            tabs.iter()
+                .find(|t| t.name == name)
+                .unwrap_or_else(|| panic!("table {name}"))
+                .clone()
+        };
+        let t = find("SIN_TAB");
+        assert_eq!(t.cols, 4);
+        let pi4 = Float::with_val(1000, rug::float::Constant::Pi) / 4u32;
+        let top = Float::with_val(1000, &pi4 * 256u32) * (1.0 + FloatTerm::ldexp(1.0f64, -20));
+        assert!(top < (t.rows as u32), "SIN_TAB rows");
+        let term = |k: usize| T::from_bits_u64(t.bits[k]).to_f64();
         for j in 0..t.rows {
-            let v = Float::with_val(1000, Float::with_val(1000, j) / k as u32).atan();
-            let a0 = T::from_bits_u64(t.bits[2 * j]).to_f64();
-            let a1 = T::from_bits_u64(t.bits[2 * j + 1]).to_f64();
-            let (r0, _) = Float::with_val_round(p, &v, Round::Nearest);
-            assert_eq!(r0.to_f64(), a0, "{} row {j} term 0", T::NAME);
-            let rest = Float::with_val(1000, &v - a0);
-            let (r1, _) = Float::with_val_round(p, &rest, Round::Nearest);
-            assert_eq!(r1.to_f64(), a1, "{} row {j} term 1", T::NAME);
-            let err = Float::with_val(1000, &rest - a1).abs();
-            assert!(
-                err <= Float::with_val(1000, &v * (u * u * (1.0 + u))),
-                "{} row {j}: error above u²(1 + u)",
-                T::NAME
+            let c = Float::with_val(1000, j) / 256u32;
+            let (sv, cv) = (
+                Float::with_val(1000, c.sin_ref()),
+                Float::with_val(1000, c.cos_ref()),
             );
+            pair::<T>(&sv, term(4 * j), term(4 * j + 1), &format!("sin row {j}"));
+            pair::<T>(
+                &cv,
+                term(4 * j + 2),
+                term(4 * j + 3),
+                &format!("cos row {j}"),
+            );
+        }
+        let d = find("COS_DEN_INV");
+        assert_eq!(d.cols, 2);
+        for j in 0..d.rows {
+            let v = Float::with_val(1000, 1) / ((2 * j as u32 + 1) * (2 * j as u32 + 2));
+            let a0 = T::from_bits_u64(d.bits[2 * j]).to_f64();
+            let a1 = T::from_bits_u64(d.bits[2 * j + 1]).to_f64();
+            pair::<T>(&v, a0, a1, &format!("COS_DEN_INV row {j}"));
         }
     }
     check::<f64>();

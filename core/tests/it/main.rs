@@ -11,6 +11,7 @@ mod fast_paths;
 mod fast_tier;
 mod functions_batch;
 mod functions_exp_log;
+mod functions_fixed;
 mod functions_hyperbolic;
 mod functions_trig;
 mod henon_vs_mpfr;

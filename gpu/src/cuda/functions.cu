@@ -386,6 +386,11 @@ template <int M> __device__ __noinline__ X<M> el_exp_scaled(const X<M> &x, int s
     int j = d_sat_i32(round(ra * 256.0));
     if (j < -FP_EXP_TABLE_J) j = -FP_EXP_TABLE_J;
     if (j > FP_EXP_TABLE_J) j = FP_EXP_TABLE_J;
+    if constexpr (sizeof(T) == 8 && M >= 3) {
+        // f64 N >= 3: the fixed-point path (functions_fixed.cu; exp_log.rs `exp_fixed`).
+        X<M> y;
+        if (fx_exp<M>(x, k, j, shift, y)) return y;
+    }
     X<M> r = el_sub_k_ln2_j<M>(x, k, j);
     X<M> m = el_expm1_reduced_with<M>(r, FP_EXP_EMAX, true);
     X<M> e;
@@ -1151,9 +1156,140 @@ template <int M> __device__ __forceinline__ X<M> tr_cos_from_sin(const X<M> &s) 
     return ac_sqrt<M>(ac_sub<M>(x_one<M>(), ac_sqr<M>(s)));
 }
 
-// atan z for 0 < z <= 1 (times 1 + 2^-19) at M = 2: the table reduction (trig.rs
-// `atan_unit_table`): atan z = atan(c_j) + atan(t), c_j = j/K nearest to z_0,
-// t = (z - c_j)/(1 + z c_j) with the numerator exact, then the series of atan t.
+// Horner t_J = 1, t_j = 1 - z t_{j+1} c_j of the N = 2 table path (sin_table.rs `tab_series`):
+// steps j < H at two terms, j = H an IEEE product and an exact subtraction, j > H one term;
+// for the cosine (cos) step 0 multiplies by 1/2 exactly. Coefficient j: row j of `table`
+// (`stride` terms per row).
+template <int M> __device__ __forceinline__ X<M> tr_tab_series(const X<M> &z, const FN_T_BITS *table, int stride, int j_max, int half, bool cos) {
+    X<M> t = x_one<M>();
+    for (int i = j_max - 1; i >= 0; --i) {
+        if (i > half) {
+            T c = t_of_bits((u64)table[stride * i]);
+            t = x_from<M>(T(1) - (z.t[0] * t.t[0]) * c);
+        } else if (i == half) {
+            T p = (z.t[0] * t.t[0]) * t_of_bits((u64)table[stride * i]);
+            X<M> v = x_zero<M>();
+            fast_two_sum(T(1), -p, v.t[0], v.t[1]);
+            t = v;
+        } else if (cos && i == 0) {
+            t = ac_sub<M>(x_one<M>(), x_ldexp(ac_mul<M>(z, t), -1));
+        } else {
+            t = ac_sub<M>(x_one<M>(), ac_mul<M>(ac_mul<M>(z, t), fn_row<M>(table + stride * i)));
+        }
+    }
+    return t;
+}
+
+// (sin r, cos r) for |r| <= R_MAX at M = 2 (sin_table.rs `sin_cos_table`): c_j = j/K <= |r_0| <
+// c_{j+1}, s = |r| - c_j exactly, sin|r| = S_j cos s + C_j sin s, cos r = C_j cos s - S_j sin s.
+template <int M> __device__ __noinline__ void tr_sin_cos_table(const X<M> &r, bool want_sin, bool want_cos, X<M> &sr, X<M> &cr) {
+    const int K = FP_SIN_TAB[0];
+    bool negative = r.t[0] < T(0);
+    X<M> ra = negative ? x_neg(r) : r;
+    T r0 = ra.t[0];
+    int j = (int)floor((double)r0 * (double)K);
+    if (j > FP_SIN_TAB[4] - 1) j = FP_SIN_TAB[4] - 1;
+    X<M> s = ra;
+    if (j != 0) {
+        T c = (T)((double)j / (double)K);
+        X<M> v = x_zero<M>();
+        two_sum(r0 - c, ra.t[1], v.t[0], v.t[1]);
+        if (v.t[0] == T(0)) {
+            X<M> sj = fn_row<M>(FT_SIN_TAB + 4 * j);
+            sr = negative ? x_neg(sj) : sj;
+            cr = fn_row<M>(FT_SIN_TAB + 4 * j + 2);
+            return;
+        }
+        s = v;
+    }
+    const int js = FP_SIN_TAB[1], jc = FP_SIN_TAB[2], half = FP_SIN_TAB[3];
+    X<M> z = ac_sqr<M>(s);
+    X<M> ss = x_zero<M>(), cs = x_zero<M>();
+    if (j != 0 || want_sin) ss = ac_mul<M>(s, tr_tab_series<M>(z, FT_SIN_DEN_INV, 12, js, half, false));
+    if (j != 0 || want_cos) cs = tr_tab_series<M>(z, FT_COS_DEN_INV, 2, jc, half, true);
+    if (j == 0) {
+        sr = negative ? x_neg(ss) : ss;
+        cr = cs;
+        return;
+    }
+    X<M> sj = fn_row<M>(FT_SIN_TAB + 4 * j), cj = fn_row<M>(FT_SIN_TAB + 4 * j + 2);
+    X<M> a = x_zero<M>(), b = x_zero<M>();
+    if (want_sin) a = ac_add<M>(ac_mul<M>(sj, cs), ac_mul<M>(cj, ss));
+    if (want_cos) b = ac_sub<M>(ac_mul<M>(cj, cs), ac_mul<M>(sj, ss));
+    sr = negative ? x_neg(a) : a;
+    cr = b;
+}
+
+// Horner steps p <- c_j - s p for j = hi, ..., lo (descending; c_j = 1/(2j+1) to MM terms) at
+// MM terms on padded term arrays: s cut to its first MM terms (Fast2Sum at MM = 2), p's terms
+// beyond MM zeros (trig.rs `atan_tab_stage`).
+template <int MM> __device__ __noinline__ void tr_atan_tab_stage(T *p, const T *s, int lo, int hi) {
+    X<MM> sm, pm;
+#pragma unroll
+    for (int k = 0; k < MM; ++k) {
+        sm.t[k] = s[k];
+        pm.t[k] = p[k];
+    }
+    if constexpr (MM == 2) {
+        T h, l;
+        fast_two_sum(sm.t[0], sm.t[1], h, l);
+        sm.t[0] = h;
+        sm.t[1] = l;
+    }
+    for (int j = hi; j >= lo; --j) pm = ac_sub<MM>(fn_row<MM>(FT_ATAN_INV_ODD + 8 * j), ac_mul<MM>(sm, pm));
+#pragma unroll
+    for (int k = 0; k < MM; ++k) p[k] = pm.t[k];
+}
+
+// M_j of the table path's staged series at M >= 3 (trig.rs `atan_tab_terms`).
+__device__ __forceinline__ int tr_atan_tab_terms(int n, int j) {
+    int a = j * FP_ATAN_TAB[3] - 4;
+    int drop = (a > 0 ? a : 0) / (T_PREC - 2);
+    int m = n - drop;
+    return m < 1 ? 1 : (m > n ? n : m);
+}
+
+// atan t / t to the first steps + 1 terms of its series at M >= 3 (trig.rs `atan_tab_series`):
+// p_J = c_J, p_j = c_j - t2 p_{j+1} at M_j terms, p_0 = 1 - t2 p_1 at M terms.
+template <int M> __device__ __noinline__ X<M> tr_atan_tab_series(const X<M> &t2, int steps) {
+    if (steps == 0) return x_one<M>();
+    T sa[8], pa[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+        sa[k] = T(0);
+        pa[k] = T(0);
+    }
+#pragma unroll
+    for (int k = 0; k < M; ++k) sa[k] = t2.t[k];
+    int m_top = tr_atan_tab_terms(M, steps);
+    for (int k = 0; k < m_top; ++k) pa[k] = t_of_bits((u64)FT_ATAN_INV_ODD[8 * steps + k]);
+    int hi = steps - 1;
+    while (hi >= 1) {
+        int m = tr_atan_tab_terms(M, hi);
+        int lo = hi;
+        while (lo > 1 && tr_atan_tab_terms(M, lo - 1) == m) lo -= 1;
+        switch (m) {
+        case 1: tr_atan_tab_stage<1>(pa, sa, lo, hi); break;
+        case 2: if constexpr (M >= 2) tr_atan_tab_stage<2>(pa, sa, lo, hi); break;
+        case 3: if constexpr (M >= 3) tr_atan_tab_stage<3>(pa, sa, lo, hi); break;
+        case 4: if constexpr (M >= 4) tr_atan_tab_stage<4>(pa, sa, lo, hi); break;
+        case 5: if constexpr (M >= 5) tr_atan_tab_stage<5>(pa, sa, lo, hi); break;
+        case 6: if constexpr (M >= 6) tr_atan_tab_stage<6>(pa, sa, lo, hi); break;
+        case 7: if constexpr (M >= 7) tr_atan_tab_stage<7>(pa, sa, lo, hi); break;
+        default: if constexpr (M >= 8) tr_atan_tab_stage<8>(pa, sa, lo, hi); break;
+        }
+        hi = lo - 1;
+    }
+    X<M> p1;
+#pragma unroll
+    for (int k = 0; k < M; ++k) p1.t[k] = pa[k];
+    return ac_sub<M>(x_one<M>(), ac_mul<M>(t2, p1));
+}
+
+// atan z for 0 < z <= 1 (times 1 + 2^-19) by the table reduction (trig.rs `atan_unit_table`;
+// f64 M >= 2, f32 M = 2..4): atan z = atan(c_j) + atan(t), c_j = j/K nearest to z_0,
+// t = (z - c_j)/(1 + z c_j) (numerator exact at M = 2, the accurate add_term at M >= 3),
+// then the series of atan t.
 template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) {
     const int K = FP_ATAN_TAB[0];
     T z0 = z.t[0];
@@ -1162,39 +1298,50 @@ template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) 
     X<M> t = z;
     if (j != 0) {
         T c = (T)((double)j / (double)K);
-        T s, e;
-        two_sum(z0 - c, z.t[1], s, e);
-        if (s == T(0)) return fn_row<M>(FT_ATAN_TAB + 2 * j);
         X<M> num = x_zero<M>();
-        num.t[0] = s;
-        num.t[1] = e;
+        if constexpr (M == 2) {
+            T s, e;
+            two_sum(z0 - c, z.t[1], s, e);
+            if (s == T(0)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
+            num.t[0] = s;
+            num.t[1] = e;
+        } else {
+            num = ac_add_term<M>(z, -c);
+            if (x_is_zero(num)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
+        }
         X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
         t = ac_div<M>(num, d);
     }
     double margin = 1.0 + 1.0 / (double)(1u << 20);
     double t_est = d_abs(fn_hi(t)) * margin * margin;
     int steps = tr_atan_steps(t_est, tr_trunc_target(M));
-    if (steps > FP_ATAN_TAB[1]) steps = FP_ATAN_TAB[1];
+    int j_max = FP_ATAN_TAB_J[M - 1];
+    if (steps > j_max) steps = j_max;
     X<M> t2 = ac_sqr<M>(t);
-    X<M> h = x_one<M>();
-    for (int i = steps - 1; i >= 0; --i) {
-        if (i >= FP_ATAN_TAB[2]) {
-            // One term (trig.rs `series_step`): 1 - (t2_0 * h_0) * R_0 in IEEE arithmetic.
-            T c = tr_series<M>(FT_ATAN_RATIO, i).t[0];
-            h = x_from<M>(T(1) - (t2.t[0] * h.t[0]) * c);
-            continue;
+    X<M> h;
+    if constexpr (M == 2) {
+        h = x_one<M>();
+        for (int i = steps - 1; i >= 0; --i) {
+            if (i >= FP_ATAN_TAB[2]) {
+                // One term (trig.rs `series_step`): 1 - (t2_0 * h_0) * R_0 in IEEE arithmetic.
+                T c = tr_series<M>(FT_ATAN_RATIO, i).t[0];
+                h = x_from<M>(T(1) - (t2.t[0] * h.t[0]) * c);
+                continue;
+            }
+            h = ac_sub<M>(x_one<M>(), ac_mul<M>(ac_mul<M>(t2, h), tr_series<M>(FT_ATAN_RATIO, i)));
         }
-        h = ac_sub<M>(x_one<M>(), ac_mul<M>(ac_mul<M>(t2, h), tr_series<M>(FT_ATAN_RATIO, i)));
+    } else {
+        h = tr_atan_tab_series<M>(t2, steps);
     }
     X<M> b = ac_mul<M>(t, h);
     if (j == 0) return b;
-    return ac_add<M>(fn_row<M>(FT_ATAN_TAB + 2 * j), b);
+    return ac_add<M>(fn_row<M>(FT_ATAN_TAB + 8 * j), b);
 }
 
 // atan z for 0 <= z <= 1.
 template <int M> __device__ __noinline__ X<M> tr_atan_unit(const X<M> &z0) {
     if (x_is_zero(z0)) return x_zero<M>();
-    if constexpr (M == 2) return tr_atan_unit_table<M>(z0);
+    if constexpr (M >= 2 && (T_PREC == 53 || M <= 4)) return tr_atan_unit_table<M>(z0);
     const T one = T(1);
     int h_max = FP_ATAN_H[M - 1], j_max = FP_ATAN_J[M - 1];
     double z_lim = d_of_bits(FD_ATAN_Z_LIM[M - 1]);
@@ -1254,6 +1401,25 @@ template <int M> __device__ X<M> tr_eval(int f, const X<M> &x) {
         if (x_is_zero(x)) return f == FN_COS ? x_one<M>() : x;
         unsigned k;
         X<M> r = tr_reduce<M>(x, k);
+        if constexpr (M == 2) {
+            // Table reduction (sin_table.rs `quadrant_table`): sin r and cos r as needed.
+            bool odd = (k & 1u) != 0u;
+            bool want_sin = f == FN_TAN || (f == FN_SIN && !odd) || (f == FN_COS && odd);
+            bool want_cos = f == FN_TAN || !want_sin;
+            X<M> sr, cr;
+            tr_sin_cos_table<M>(r, want_sin, want_cos, sr, cr);
+            if (f == FN_SIN || f == FN_COS) {
+                unsigned q = f == FN_SIN ? k : ((k + 1u) & 3u);
+                switch (q) {
+                case 0: return sr;
+                case 1: return cr;
+                case 2: return x_neg(sr);
+                default: return x_neg(cr);
+                }
+            }
+            if (k == 0 || k == 2) return ac_div<M>(sr, cr);
+            return x_neg(ac_div<M>(cr, sr));
+        }
         X<M> s = tr_sin_kernel<M>(r);
         if (f == FN_SIN || f == FN_COS) {
             // sin: quadrant k; cos x = sin(x + pi/2): quadrant k + 1.

@@ -1,0 +1,251 @@
+//! The fixed-point kernel of exp at f64 N ≥ 3 (`expanse_core::functions::fixed`) against exact
+//! integers and MPFR (rug): its tables (ln 2, e^{j/256}, e^{j/65536}, 1/k!), the full and
+//! truncated products at every
+//! limb count of the Horner plan, the greedy rounding of a fixed-point value to N terms
+//! (normal, subnormal and overflowing scalings, ties), and exp itself near the underflow and
+//! overflow thresholds, where the rounding meets subnormal terms and +∞.
+
+use crate::common::SplitMix;
+use expanse_core::functions::{error_bound, fixed, Unary};
+use expanse_core::Expansion;
+use rug::{Float, Integer};
+
+fn to_int(limbs: &[u64]) -> Integer {
+    Integer::from_digits(limbs, rug::integer::Order::Lsf)
+}
+
+fn floor_int(v: &Float) -> Integer {
+    v.clone().floor().to_integer().expect("finite")
+}
+
+/// ln 2, e^{j/256} (|j| ≤ 90), e^{j/65536} (|j| ≤ 128) and 1/k! (k ≤ MAX_DEG) are the truncations ⌊c·2^F⌋ the module
+/// documents, from MPFR (and exact integer division for 1/k!).
+#[test]
+fn fixed_tables_against_mpfr() {
+    let prec = 2000;
+    let ln2 = Float::with_val(prec, rug::float::Constant::Log2);
+    assert_eq!(
+        to_int(&fixed::ln2_fx()),
+        floor_int(&Float::with_val(prec, &ln2 << 576u32)),
+        "ln 2"
+    );
+    for j in -90..=90 {
+        let e = Float::with_val(prec, Float::with_val(prec, j) / 256u32).exp();
+        let want = floor_int(&Float::with_val(prec, e << 512u32));
+        assert_eq!(to_int(&fixed::exp_j256_fx(j)), want, "e^({j}/256)");
+    }
+    for j in -128..=128 {
+        let e = Float::with_val(prec, Float::with_val(prec, j) / 65536u32).exp();
+        let want = floor_int(&Float::with_val(prec, e << 512u32));
+        assert_eq!(to_int(&fixed::exp_j65536_fx(j)), want, "e^({j}/65536)");
+    }
+    let one = Integer::from(1) << (64 * fixed::MAX_W) as u32;
+    for k in 0..=fixed::MAX_DEG {
+        let fact = Integer::from(Integer::factorial(k as u32));
+        let want = Integer::from(&one / &fact);
+        assert_eq!(to_int(&fixed::inv_fact_fx(k)), want, "1/{k}!");
+    }
+}
+
+fn random_limbs<const W: usize>(rng: &mut SplitMix, int_max: u64) -> [u64; fixed::L] {
+    let mut a = [0u64; fixed::L];
+    for limb in a.iter_mut().take(W) {
+        *limb = match rng.below(6) {
+            0 => 0,
+            1 => u64::MAX,
+            _ => rng.next(),
+        };
+    }
+    a[W] = rng.below(int_max + 1);
+    a
+}
+
+fn check_mul<const W: usize>(rng: &mut SplitMix) {
+    for _ in 0..300 {
+        let a = random_limbs::<W>(rng, 1);
+        let b = random_limbs::<W>(rng, 1);
+        for lo in 0..W {
+            let got = fixed::mul_trunc::<W>(&a, &b, lo);
+            let mut ac = a;
+            let mut bc = b;
+            for i in 0..lo {
+                ac[i] = 0;
+                bc[i] = 0;
+            }
+            let exact = to_int(&ac[..=W]) * to_int(&bc[..=W]);
+            let want = (exact >> (64 * (W + lo)) as u32) << (64 * lo) as u32;
+            assert_eq!(to_int(&got[..=W]), want, "W = {W}, lo = {lo}");
+            assert!(got[W + 1..].iter().all(|&l| l == 0));
+            // The truncated product: in (exact − (w + 1.01) units, exact] at unit 2^{−64w}
+            // (a's integer limb ignored: a < 1 there).
+            let mut a1 = ac;
+            a1[W] = 0;
+            let exact1 = to_int(&a1[..=W]) * to_int(&bc[..=W]);
+            let lo_got = fixed::mul_lo::<W>(&a1, &b, lo);
+            let unit = Integer::from(1) << (64 * (W + lo)) as u32;
+            let scaled = Integer::from(to_int(&lo_got[..=W]) >> (64 * lo) as u32) * &unit;
+            assert!(
+                scaled <= exact1,
+                "mul_lo above the product: W = {W}, lo = {lo}"
+            );
+            let w = (W - lo) as u32;
+            let slack = Integer::from(&unit * (w + 2));
+            assert!(
+                Integer::from(&exact1 - &scaled) < slack,
+                "mul_lo too low: W = {W}, lo = {lo}"
+            );
+            assert!(lo_got[..lo].iter().all(|&l| l == 0));
+        }
+    }
+}
+
+/// mul_trunc is ⌊a·b⌋ at 2^{−64W}, cut to the limbs lo..=W, and mul_lo within its stated
+/// (w + 1.01) units below a·b, for every lo of the limb plan.
+#[test]
+fn fixed_mul_against_integers() {
+    let mut rng = SplitMix(0xF1_0001);
+    check_mul::<3>(&mut rng);
+    check_mul::<4>(&mut rng);
+    check_mul::<5>(&mut rng);
+    check_mul::<6>(&mut rng);
+    check_mul::<7>(&mut rng);
+}
+
+fn check_terms<const W: usize>(rng: &mut SplitMix) {
+    let es = [
+        0, -1, 5, 1023, 1024, -1022, -1030, -1050, -1070, -1074, -1076,
+    ];
+    for case in 0..400 {
+        let mut y = random_limbs::<W>(rng, 1);
+        match case % 4 {
+            // A tie at 53 bits below the top bit: 1 followed by 52 bits, a single 1, zeros.
+            0 => {
+                for l in y.iter_mut() {
+                    *l = 0;
+                }
+                y[W] = 1;
+                let pos = 64 * W as i64 - 53;
+                if pos >= 0 {
+                    y[pos as usize / 64] |= 1u64 << (pos % 64);
+                }
+                if rng.below(2) == 0 && pos >= 1 {
+                    let p = pos as usize - 1;
+                    y[p / 64] |= 1 << (p % 64);
+                }
+            }
+            // Few significant bits.
+            1 => {
+                for l in y.iter_mut().take(W) {
+                    *l &= 0xff00_0000_0000_0000;
+                }
+            }
+            _ => {}
+        }
+        let e = if case % 3 == 0 {
+            rng.range(-1100, 1030)
+        } else {
+            es[rng.below(es.len() as u64) as usize]
+        };
+        for n in [3usize, 4, 8] {
+            let got = fixed::to_terms::<W>(&y, n, e);
+            // Greedy nearest by MPFR: t_i = RN(rest) (mpfr_get_d: subnormals and overflow
+            // included), rest −= t_i exactly.
+            let mut rest = Float::with_val(2000, to_int(&y[..=W])) << (e - 64 * W as i32);
+            let mut want = [0.0f64; 8];
+            let mut overflow = false;
+            for (i, w) in want.iter_mut().enumerate().take(n) {
+                let t = rest.to_f64();
+                if i == 0 && t.is_infinite() {
+                    overflow = true;
+                    break;
+                }
+                if t == 0.0 {
+                    break; // the rest rounds to (±)0: the terms end (+0)
+                }
+                *w = t;
+                rest -= t;
+            }
+            if overflow {
+                assert!(got.is_none(), "W = {W}, e = {e}: expected overflow");
+                continue;
+            }
+            let got = got.expect("no overflow");
+            assert_eq!(
+                got.map(f64::to_bits),
+                want.map(f64::to_bits),
+                "W = {W}, n = {n}, e = {e}, y = {y:x?}"
+            );
+            assert!(Expansion::<f64, 8>::try_from_normalized(got).is_some());
+        }
+    }
+}
+
+/// The rounding to N terms is the greedy nearest expansion, term by term MPFR's RN of the
+/// exact remainder, also where terms are subnormal or the leading one overflows.
+#[test]
+fn fixed_to_terms_against_mpfr() {
+    let mut rng = SplitMix(0xF1_0002);
+    check_terms::<3>(&mut rng);
+    check_terms::<4>(&mut rng);
+    check_terms::<5>(&mut rng);
+    check_terms::<6>(&mut rng);
+    check_terms::<7>(&mut rng);
+}
+
+fn check_exp_edges<const N: usize>(rng: &mut SplitMix) -> f64 {
+    let b = error_bound::<f64>(Unary::Exp, N);
+    let mut worst = 0.0f64;
+    for i in 0..200 {
+        let x0 = if i % 2 == 0 {
+            -745.0 + 45.0 * (rng.next() as f64 / u64::MAX as f64)
+        } else {
+            700.0 + 9.78 * (rng.next() as f64 / u64::MAX as f64)
+        };
+        let mut t = [0.0f64; N];
+        let mut v = x0;
+        for ti in t.iter_mut() {
+            *ti = v;
+            v = v * f64::EPSILON * 0.25 * (rng.next() as f64 / u64::MAX as f64);
+        }
+        let x = Expansion::<f64, N>::from_terms(t);
+        let y = x.exp();
+        let want = Float::with_val(4 * 53 * N as u32 + 64, x.to_rug()).exp();
+        if !y.hi().is_finite() {
+            assert!(
+                want > Float::with_val(53, f64::MAX),
+                "exp({x0}) = +inf too early"
+            );
+            continue;
+        }
+        let err = Float::with_val(3000, y.to_rug() - &want).abs();
+        let lim = Float::with_val(3000, &want * b.rel).abs() + b.abs;
+        assert!(err <= lim, "N = {N}, x = {x0}: error above the bound");
+        if want != 0 {
+            let rel = Float::with_val(64, &err / &want).to_f64();
+            if want.clone().abs() > 1e-290 {
+                worst = worst.max(rel / b.rel);
+            }
+        }
+    }
+    worst
+}
+
+/// exp at f64 N ≥ 3 near underflow (subnormal terms, then subnormal results) and overflow,
+/// within its bound (relative, plus N·σ absolute).
+#[test]
+fn fixed_exp_near_thresholds() {
+    let mut rng = SplitMix(0xF1_0003);
+    let w3 = check_exp_edges::<3>(&mut rng);
+    let w4 = check_exp_edges::<4>(&mut rng);
+    let w8 = check_exp_edges::<8>(&mut rng);
+    for n in 3..=8 {
+        let w = fixed::frac_limbs(n);
+        let b = error_bound::<f64>(Unary::Exp, n).rel / 2f64.powi(-53 * n as i32);
+        eprintln!(
+            "N = {n}: W = {w}, degree {}, bound {b:.6} u^N",
+            fixed::exp_degree(w)
+        );
+        assert!(b < 1.0001, "bound of exp at N = {n}: {b} u^N");
+    }
+    eprintln!("exp near thresholds: worst/bound N = 3 {w3:.3}, 4 {w4:.3}, 8 {w8:.3}");
+}
