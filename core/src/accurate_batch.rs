@@ -777,6 +777,30 @@ pub fn henon_iterate_accurate_batch_f64_at<const N: usize>(
     )
 }
 
+/// The AVX2 instances (two registers per term), one function per N: kept out of line so that
+/// LLVM optimises each N on its own instead of all six inlined into the run-time dispatcher
+/// (`crate::runtime`), which cost far more build time for the same code.
+pub(crate) mod wide {
+    use super::AccOp;
+    use crate::batch::{F64Lanes, Wide};
+
+    #[inline(never)]
+    pub(crate) fn op_slices<const N: usize>(op: AccOp, xs: &[f64], ys: &[f64], out: &mut [f64]) {
+        super::op_slices::<Wide<F64Lanes, 2>, N>(op, xs, ys, out)
+    }
+
+    #[inline(never)]
+    pub(crate) fn henon_slices<const N: usize>(
+        a: &[f64],
+        b: &[f64],
+        xs: &mut [f64],
+        ys: &mut [f64],
+        steps: u64,
+    ) {
+        super::henon_slices::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
+    }
+}
+
 /// The AVX-512 instances: everything inlined into functions compiled with AVX-512F.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512 {

@@ -1110,8 +1110,10 @@ pub(crate) fn per_orbit_f64_impl<const N: usize>(
             // blocks of one register per term (what ran before) and was 10–23% faster at
             // N = 5..8 on Zen 5 (measured: in-order issue of one block's step, then the
             // other's, leaves the window with too little independent work). `N` is a
-            // constant: one branch is compiled per N.
-            if N <= 4 {
+            // constant, and the condition an inline const: only the taken branch is
+            // instantiated (a plain `if N <= 4` still made rustc emit the two-block instances
+            // for N = 5..8 and LLVM optimise them, dead, for about a minute of the build).
+            if const { N <= 4 } {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 2>(a, b, xs, ys, steps);
             } else {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 1>(a, b, xs, ys, steps);

@@ -312,7 +312,7 @@ pub fn accurate_op_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms_acc!(n, N => ab::op_slices::<batch::Wide<batch::F64Lanes, 2>, N>(op, xs, ys, out), ab::op_slices::<f64, N>(op, xs, ys, out));
+            with_terms_acc!(n, N => ab::wide::op_slices::<N>(op, xs, ys, out), ab::op_slices::<f64, N>(op, xs, ys, out));
             Ok(())
         }
         SimdLevel::Avx512 => {
@@ -361,7 +361,7 @@ pub fn henon_iterate_accurate_batch_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms_acc!(n, N => ab::henon_slices::<batch::Wide<batch::F64Lanes, 2>, N>(a, b, xs, ys, steps), ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
+            with_terms_acc!(n, N => ab::wide::henon_slices::<N>(a, b, xs, ys, steps), ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
             Ok(())
         }
         SimdLevel::Avx512 => {

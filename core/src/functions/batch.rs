@@ -464,9 +464,10 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
 /// (special values, `exp_reduce`), the core and the table step on lanes, the scaling.
 #[inline(always)]
 fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::Scalar, N>]) {
-    if N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 {
+    if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } {
         // f64 N ≥ 3: the scalar fixed-point exp per argument (`functions::fixed`; faster
-        // than the lane core, and the same function).
+        // than the lane core, and the same function). An inline const, so that the lane
+        // core below is not instantiated for these N.
         for (o, x) in out.iter_mut().zip(xs) {
             *o = exp_log::exp_shifted(x, 0);
         }
@@ -1135,10 +1136,6 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
         Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => hyp_vec::<L, N>(f, xe, oe),
         // At N ≤ 2 the scalar ln (double-word shortcuts, one Newton step) is as fast as
         // the lanes, whose division stays scalar.
-        // f64 N ≥ 3 ln: the scalar (one Newton step on the fixed-point exp; bit-identical).
-        Unary::Ln if N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 => {
-            scalar_slices::<L::Scalar, N>(f, xe, oe)
-        }
         Unary::Ln | Unary::Ln1p if const { N >= 3 } => {
             for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
                 ln_block::<L, N>(f, xc, oc);
