@@ -1136,6 +1136,11 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
         Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => hyp_vec::<L, N>(f, xe, oe),
         // At N ≤ 2 the scalar ln (double-word shortcuts, one Newton step) is as fast as
         // the lanes, whose division stays scalar.
+        // f64 N ≥ 3 ln: the scalar function (one Newton step on the fixed-point exp,
+        // `exp_log::ln_newton`; faster than the lane core).
+        Unary::Ln if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } => {
+            scalar_slices::<L::Scalar, N>(f, xe, oe)
+        }
         Unary::Ln | Unary::Ln1p if const { N >= 3 } => {
             for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
                 ln_block::<L, N>(f, xc, oc);

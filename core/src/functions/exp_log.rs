@@ -217,6 +217,38 @@
 //! S_core + lg ρ + lg μ)) (exact for powers of two). *log10 x* = ln x · log₁₀e:
 //! ex(B_ln-log + lg ρ + lg μ).
 //!
+//! ## ln at f64 N ≥ 3 (`ln_newton`, through `ln_public`, the public ln)
+//!
+//! For x₀ with |x₀ − 1| ≥ 1/16 and 2^−500 ≤ x₀ ≤ 2^500 (else the path above): one Newton
+//! step for y ↦ x·e^{−y} − 1 on a seed, with the N-term exp of the fixed-point module
+//! (bound ε_E = 1.0001u^N), which is much cheaper than the ln_1p core at these N.
+//! - *Seed*: M = max(2, ⌈N/2⌉), x_t = the first M terms of x (`truncated`),
+//!   x_t = x(1 + τ'), |τ'| ≤ τ = 1.1(2u)^M (the dropped terms of a ulp-nonoverlapping
+//!   expansion), y = the public ln at M terms of x_t (either path; its stated bound b_M,
+//!   relative), padded with zeros. With |ln x| ≤ L_max = 500 ln 2 + 0.35 (x₀ ≤ 2^500):
+//!   |y − ln x| ≤ b_M|ln x_t| + |ln(1 + τ')| ≤ 1.01τ(1 + b_M) + b_M·L_max =: ε_y (absolute).
+//!   The seed's error only enters quadratically below: it need not be proven small, just
+//!   bounded.
+//! - *Residual*: w = x·e^{−y} − 1 exactly; x·e^{−y} = e^{ln x − y}, so |w| ≤ e^{ε_y} − 1 ≤
+//!   w_b = 1.01ε_y·e^{ε_y}. ê = e^{−y}(1 + ε), |ε| ≤ ε_E (−y is within exp's range), the
+//!   accurate product P̂ = x·ê(1 + μ) (δ_mul), so |P̂ − (1 + w)| ≤ (1 + w_b)(ε_E + δ_mul +
+//!   ε_E·δ_mul) =: d_P; ŵ = add_term(P̂, −1) = (P̂ − 1)(1 + α) (δ_add, relative to the exact
+//!   sum), so |ŵ − w| ≤ d_P + δ_add(w_b + d_P) =: d_w and |ŵ| ≤ w_h = w_b + d_w.
+//! - *Quadratic term*: h = RN(½ŵ₀·ŵ₀) (IEEE, ½ exact): against w²/2 it errs by the rounding
+//!   (≤ ½u·ŵ₀² + 2^−1075 if it underflows), ŵ₀ for ŵ (|ŵ − ŵ₀| ≤ u|ŵ₀|, so |ŵ₀² − ŵ²|/2 ≤
+//!   u(1 + u)ŵ₀²) and ŵ for w (|ŵ² − w²|/2 ≤ d_w(w_b + w_h)/2): |h − w²/2| ≤ 2u·w_h² +
+//!   d_w(w_b + w_h)/2 + 2^−1070 =: d_h.
+//! - *Correction*: c = add_term(ŵ, −h) = (ŵ − h)(1 + α′); ln(1 + w) = w − w²/2 + R with
+//!   |R| ≤ |w|³/(3(1 − |w|)) ≤ r₃ = w_b³/(3(1 − w_b)). So |c − (ln x − y)| ≤ δ_add(w_h + w_h²)
+//!   + d_w + d_h + r₃ =: a (absolute; |ŵ − h| ≤ w_h + w_h²).
+//! - *Result*: ŷ = add(y, c) = (y + c)(1 + α″) with y + c = ln x + e, |e| ≤ a. Outside the
+//!   band |ln x| ≥ ln(17/16)(1 − 2^−40) > 0.0606 = ℓ_min (x = x₀(1 + θ), |θ| ≤ 2u), so with
+//!   q = a/ℓ_min: rel ≤ δ_add + (1 + δ_add)q (+ the tier's subnormal slack), times FIN
+//!   (`ln_newton_rel`). f64 N = 3, 4 (M = 2): ε_y ≈ 115u²·347 ≈ 2^−91, so w² ≈ 2^−182 is
+//!   kept and the neglected w³ ≈ 2^−273 is far below u^N; N = 5, 6 (M = 3) and 7, 8 (M = 4)
+//!   likewise (w³ ≈ 2^−435 and 2^−576). The stated bound of ln at these N is the larger of
+//!   this one and the ln_1p-core path's, as either may run.
+//!
 //! # cbrt
 //!
 //! |x| = 2^{3j}·a with a ∈ [1, 8) (exact scaling), y ← an f64 cbrt(a₀) from IEEE
@@ -1000,6 +1032,51 @@ pub(crate) fn ln_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, extra: i32) 
     sub_k_ln2(&l, -(k + extra))
 }
 
+/// The public ln (`Unary::Ln`): at f64 N ≥ 3 one Newton step on the fixed-point exp
+/// ([`ln_newton`]) away from 1, else [`ln_shifted`] (module doc, "ln at f64 N ≥ 3").
+pub(crate) fn ln_public<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    // An inline const: `ln_newton` is not instantiated for f32 or N ≤ 2.
+    if const { T::PRECISION == 53 && N >= 3 } {
+        if let Some(y) = ln_newton(x) {
+            return y;
+        }
+    }
+    ln_shifted(x, 0)
+}
+
+/// Band |x₀ − 1| < 1/16 left to the ln_1p-core path, and the range 2^−500 ≤ x₀ ≤ 2^500 of
+/// [`ln_newton`] (module doc, "ln at f64 N ≥ 3").
+const LN_NEWTON_BAND: f64 = 1.0 / 16.0;
+const LN_NEWTON_EMAX: i32 = 500;
+
+/// ln x at f64 N ≥ 3 for x₀ outside the band and inside the range (`None` elsewhere, and
+/// for special values): seed y = ln at M = max(2, ⌈N/2⌉) terms of x's first M terms,
+/// ŵ = x·e^{−y} − 1, ln x ≈ y + (ŵ − ŵ₀²/2) (module doc, "ln at f64 N ≥ 3").
+fn ln_newton<T: FloatTerm, const N: usize>(x: &E<T, N>) -> Option<E<T, N>> {
+    if x.is_nan() {
+        return None;
+    }
+    let x0 = hi(x);
+    if !(x0 >= p2(-LN_NEWTON_EMAX) && x0 <= p2(LN_NEWTON_EMAX)) || (x0 - 1.0).abs() < LN_NEWTON_BAND
+    {
+        return None;
+    }
+    let y: E<T, N> = match N {
+        3 | 4 => padded(&ln_public::<T, 2>(&truncated::<T, N, 2>(x))),
+        5 | 6 => padded(&ln_public::<T, 3>(&truncated::<T, N, 3>(x))),
+        7 | 8 => padded(&ln_public::<T, 4>(&truncated::<T, N, 4>(x))),
+        _ => return None,
+    };
+    if !y.is_finite() {
+        return None;
+    }
+    let e = exp(&y.neg());
+    let w = fast2::add_term(&fast2::mul(x, &e), -T::ONE);
+    let w0 = hi(&w);
+    let h = T::from_f64(0.5 * w0 * w0);
+    Some(fast2::add(&y, &fast2::add_term(&w, -h)))
+}
+
 /// The special values of ln (NaN, x < 0, ±0, +∞); `None` for the regular path.
 pub(crate) fn ln_special<T: FloatTerm, const N: usize>(x: &E<T, N>) -> Option<E<T, N>> {
     if x.is_nan() {
@@ -1132,7 +1209,7 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &E<T, N>) -> E<T, 
     match f {
         Unary::Exp => exp(x),
         Unary::ExpM1 => expm1(x),
-        Unary::Ln => ln_shifted(x, 0),
+        Unary::Ln => ln_public(x),
         Unary::Ln1p => ln1p(x),
         Unary::Log2 => log2(x),
         Unary::Log10 => log10(x),
@@ -1499,9 +1576,38 @@ fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
     sum.max(lg(t.a) + core + trunc / 0.346 + 2.001 * eta)
 }
 
-/// Relative bound of ln.
+/// Relative bound of ln (at f64 N ≥ 3 the larger of the two paths' bounds: both are taken).
 pub(crate) fn ln_rel<T: FloatTerm>(t: &Tier) -> f64 {
-    ex(ln_log::<T>(t)) * FIN
+    let old = ex(ln_log::<T>(t)) * FIN;
+    if T::PRECISION == 53 && t.n >= 3 {
+        return old.max(ln_newton_rel::<T>(t));
+    }
+    old
+}
+
+/// Relative bound of [`ln_newton`] (module doc, "ln at f64 N ≥ 3").
+fn ln_newton_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    let u = t.u;
+    let m = (t.n + 1) / 2;
+    let m = m.max(2);
+    // The seed: ln at M terms (its stated bound, either path) of x(1 + τ).
+    let bm = ln_rel::<T>(&tier::<T>(m));
+    let tau = 1.1 * (2.0 * u).powi(m as i32);
+    let l_max = LN_NEWTON_EMAX as f64 * core::f64::consts::LN_2 * (1.0 + 1e-10) + 0.35;
+    let eps_y = 1.01 * tau * (1.0 + bm) + bm * l_max;
+    let wb = 1.01 * eps_y * eps_y.exp();
+    // ŵ: P̂ = (1 + w)(1 + ε_E)(1 + μ), then add_term (α).
+    let ee = exp_rel::<T>(t);
+    let dp = (1.0 + wb) * (ee + t.m + ee * t.m);
+    let dw = dp + t.a * (wb + dp);
+    let wh = wb + dw;
+    // h = RN(ŵ₀²/2) against w²/2, with an absolute 2^−1070 for an underflowing ŵ₀².
+    let dh = 2.0 * u * wh * wh + dw * (wb + wh) / 2.0 + p2(-1070);
+    let r3 = wb * wb * wb / (3.0 * (1.0 - wb));
+    let a_err = t.a * (wh + wh * wh) + dw + dh + r3;
+    let l_min = 0.0606;
+    let q = a_err / l_min;
+    (t.a + (1.0 + t.a) * q + t.sub) * FIN
 }
 
 /// Relative bound of ln_1p (core alone on its range, else as ln).

@@ -547,6 +547,35 @@ template <int M> __device__ __noinline__ X<M> el_ln_shifted(const X<M> &x, int e
     return el_sub_k_ln2<M>(l, -(k + extra));
 }
 
+// ln at f64 N >= 3 away from 1 (exp_log.rs `ln_newton`, module doc "ln at f64 N >= 3"): the
+// seed y = ln of the first S = max(2, ceil(N/2)) terms, w = x e^{-y} - 1 (the fixed-point exp),
+// ln x = y + (w - w0^2/2). False for NaN, |x0 - 1| < 1/16 and x0 outside [2^-500, 2^500].
+template <int M> __device__ __noinline__ X<M> el_ln_public(const X<M> &x);
+
+template <int M> __device__ __noinline__ bool el_ln_newton(const X<M> &x, X<M> &out) {
+    if (x_isnan(x)) return false;
+    double x0 = fn_hi(x);
+    if (!(x0 >= d_pow2(-500) && x0 <= d_pow2(500)) || d_abs(x0 - 1.0) < 1.0 / 16.0) return false;
+    constexpr int S = M <= 4 ? 2 : (M <= 6 ? 3 : 4);
+    X<M> y = el_padded<S, M>(el_ln_public<S>(el_truncated<M, S>(x)));
+    if (!x_finite(y)) return false;
+    X<M> e = el_exp<M>(x_neg(y));
+    X<M> w = ac_add_term<M>(ac_mul<M>(x, e), T(-1));
+    double w0 = fn_hi(w);
+    T h = (T)(0.5 * w0 * w0);
+    out = ac_add<M>(y, ac_add_term<M>(w, -h));
+    return true;
+}
+
+// The public ln (FN_LN): el_ln_newton at f64 N >= 3 where it applies, else el_ln_shifted.
+template <int M> __device__ __noinline__ X<M> el_ln_public(const X<M> &x) {
+    if constexpr (sizeof(T) == 8 && M >= 3) {
+        X<M> y;
+        if (el_ln_newton<M>(x, y)) return y;
+    }
+    return el_ln_shifted<M>(x, 0);
+}
+
 template <int M> __device__ __noinline__ X<M> el_ln1p(const X<M> &x) {
     if (x_isnan(x)) return fn_special<M>(d_nan());
     double x0 = fn_hi(x);
@@ -754,7 +783,7 @@ template <int M> __device__ X<M> el_eval(int f, const X<M> &x) {
         switch (f) {
         case FN_EXP: return el_exp<M>(x);
         case FN_EXP_M1: return el_expm1<M>(x);
-        case FN_LN: return el_ln_shifted<M>(x, 0);
+        case FN_LN: return el_ln_public<M>(x);
         case FN_LN_1P: return el_ln1p<M>(x);
         case FN_LOG2: return el_log2<M>(x);
         case FN_LOG10: return el_log10<M>(x);
