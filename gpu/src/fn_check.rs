@@ -405,7 +405,12 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
     if f == Unary::Ln && T::PRECISION == 53 {
         // The edges of ln's Newton path at f64 N ≥ 3 (|x₀ − 1| ≥ 1/16, 2^−500 ≤ x₀ ≤ 2^500):
         // at, just inside and just outside each, with random low terms.
-        for &c in &[1.0 - 1.0 / 16.0, 1.0 + 1.0 / 16.0, 2f64.powi(-500), 2f64.powi(500)] {
+        for &c in &[
+            1.0 - 1.0 / 16.0,
+            1.0 + 1.0 / 16.0,
+            2f64.powi(-500),
+            2f64.powi(500),
+        ] {
             for _ in 0..random / 64 + 1 {
                 let ed = rng.range(-(T::PRECISION as i32) * N as i32, -1);
                 let d: Expansion<T, N> = rand_expansion(rng, ed);
