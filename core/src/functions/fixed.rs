@@ -164,6 +164,15 @@ pub fn exp_j65536_fx(j: i32) -> [u64; 9] {
 // ---------------------------------------------------------------------------------------
 // Limb arithmetic (W fraction limbs, value limbs 0..=W).
 
+/// acc + x·y + carry (< 2^128): the low word into `acc`, the high word into `carry`; one step
+/// of the schoolbook products below.
+#[inline(always)]
+fn mac(x: u64, y: u64, acc: &mut u64, carry: &mut u64) {
+    let t = x as u128 * y as u128 + *acc as u128 + *carry as u128;
+    *acc = t as u64;
+    *carry = (t >> 64) as u64;
+}
+
 /// ⌊a·b⌋ truncated to fraction limbs lo..W (limbs below lo zero): a and b with limbs lo..=W
 /// (only those are read), the exact schoolbook product (a·b < 2^64 assumed).
 #[inline(always)]
@@ -175,9 +184,7 @@ pub fn mul_trunc<const W: usize>(a: &[u64; L], b: &[u64; L], lo: usize) -> [u64;
         }
         let mut carry = 0u64;
         for j in lo..=W {
-            let t = a[i] as u128 * b[j] as u128 + acc[i + j] as u128 + carry as u128;
-            acc[i + j] = t as u64;
-            carry = (t >> 64) as u64;
+            mac(a[i], b[j], &mut acc[i + j], &mut carry);
         }
         acc[i + W + 1] = carry;
     }
@@ -199,9 +206,7 @@ pub fn mul_lo<const W: usize>(a: &[u64; L], b: &[u64; L], lo: usize) -> [u64; L]
         let j0 = if c > i + lo { c - i } else { lo };
         let mut carry = 0u64;
         for j in j0..=W {
-            let t = a[i] as u128 * b[j] as u128 + acc[i + j] as u128 + carry as u128;
-            acc[i + j] = t as u64;
-            carry = (t >> 64) as u64;
+            mac(a[i], b[j], &mut acc[i + j], &mut carry);
         }
         acc[i + W + 1] = carry;
     }

@@ -42,6 +42,19 @@ __host__ __device__ constexpr int fx_step_limbs(int w, int k) {
     return drop + 1 >= w ? 1 : w - drop;
 }
 
+// acc + x*y + carry as 128 bits: the low word into acc, the high word into carry (one step of
+// the schoolbook products below; fixed.rs `mac`).
+__device__ __forceinline__ void fx_mac(u64 x, u64 y, u64 &acc, u64 &carry) {
+    u64 plo = x * y;
+    u64 phi = __umul64hi(x, y);
+    u64 s = plo + acc;
+    phi += (s < plo) ? 1ull : 0ull;
+    u64 s2 = s + carry;
+    phi += (s2 < s) ? 1ull : 0ull;
+    acc = s2;
+    carry = phi;
+}
+
 // floor(a*b) truncated to fraction limbs lo..W (fixed.rs `mul_trunc`).
 template <int W> __device__ __forceinline__ void fx_mul_trunc(const u64 *a, const u64 *b, int lo, u64 *out) {
     u64 acc[2 * FX_L + 1];
@@ -50,14 +63,7 @@ template <int W> __device__ __forceinline__ void fx_mul_trunc(const u64 *a, cons
         if (a[i] == 0) continue;
         u64 carry = 0;
         for (int j = lo; j <= W; ++j) {
-            u64 plo = a[i] * b[j];
-            u64 phi = __umul64hi(a[i], b[j]);
-            u64 s = plo + acc[i + j];
-            phi += (s < plo) ? 1ull : 0ull;
-            u64 s2 = s + carry;
-            phi += (s2 < s) ? 1ull : 0ull;
-            acc[i + j] = s2;
-            carry = phi;
+            fx_mac(a[i], b[j], acc[i + j], carry);
         }
         acc[i + W + 1] = carry;
     }
@@ -75,14 +81,7 @@ template <int W> __device__ __forceinline__ void fx_mul_lo(const u64 *a, const u
         int j0 = c > i + lo ? c - i : lo;
         u64 carry = 0;
         for (int j = j0; j <= W; ++j) {
-            u64 plo = a[i] * b[j];
-            u64 phi = __umul64hi(a[i], b[j]);
-            u64 s = plo + acc[i + j];
-            phi += (s < plo) ? 1ull : 0ull;
-            u64 s2 = s + carry;
-            phi += (s2 < s) ? 1ull : 0ull;
-            acc[i + j] = s2;
-            carry = phi;
+            fx_mac(a[i], b[j], acc[i + j], carry);
         }
         acc[i + W + 1] = carry;
     }
