@@ -265,28 +265,3 @@ pub fn min_normal_result<T: FloatTerm>(n: usize) -> f64 {
 pub fn max_normal_result<T: FloatTerm>(_n: usize) -> f64 {
     T::MAX.to_f64() / 256.0
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bounds_are_ordered_and_near_their_leading_terms() {
-        let u = f64::UNIT_ROUNDOFF;
-        assert!((add_rel_bound::<f64>(2) / (3.0 * u * u) - 1.0).abs() < 1e-9);
-        assert!((mul_rel_bound::<f64>(2) / (6.0 * u * u) - 1.0).abs() < 1e-9);
-        for n in 3..=8 {
-            let r = two_u_pow::<f64>(n);
-            for b in [
-                add_rel_bound::<f64>(n),
-                mul_rel_bound::<f64>(n),
-                div_rel_bound::<f64>(n),
-                sqrt_rel_bound::<f64>(n),
-            ] {
-                assert!(b >= r && b < 1.001 * r, "n={n} b={b:e} r={r:e}");
-            }
-        }
-        assert_eq!(min_normal_result::<f64>(8), 2f64.powi(-615));
-        assert_eq!(min_normal_result::<f32>(4), 2f64.powi(-14));
-    }
-}

@@ -132,28 +132,3 @@ pub fn renormalize<T: FloatTerm>(x: &mut [T], out: &mut [T]) -> usize {
     vec_sum(x);
     vec_sum_err_branch(x, out)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn two_sum_is_exact_on_cancellation() {
-        let (s, e) = two_sum(1.0f64, 1e-30);
-        assert_eq!(s, 1.0);
-        assert_eq!(e, 1e-30);
-        let (s, e) = fast_two_sum(1.0f64, -1e-30);
-        assert_eq!((s, e), (1.0, -1e-30));
-    }
-
-    #[test]
-    fn two_prod_variants_agree() {
-        let a = 1.0f64 + 2f64.powi(-30);
-        let b = 1.0f64 - 2f64.powi(-29);
-        assert_eq!(two_prod(a, b), two_prod_dekker(a, b));
-        let (p, e) = two_prod(a, b);
-        // a·b = 1 − 2^-30 − 2^-59 exactly; p rounds it, e is the rest.
-        assert_eq!(p, 1.0 - 2f64.powi(-30));
-        assert_eq!(e, -2f64.powi(-59));
-    }
-}

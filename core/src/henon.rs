@@ -187,17 +187,3 @@ pub fn henon_iterate<S: MapScalar<P>, P>(a: &P, b: &P, x: &S, y: &S, steps: u64)
     }
     (x, y)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fixed_point_of_the_classical_map_is_fixed() {
-        // Fixed point: x = (b − 1 + sqrt((1 − b)² + 4a)) / (2a).
-        let (a, b) = (1.4f64, 0.3f64);
-        let x = ((b - 1.0) + ((1.0 - b) * (1.0 - b) + 4.0 * a).sqrt()) / (2.0 * a);
-        let (nx, ny) = henon_step(&a, &b, &x, &(b * x));
-        assert!((nx - x).abs() < 1e-15 && (ny - b * x).abs() < 1e-15);
-    }
-}

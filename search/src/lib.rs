@@ -32,6 +32,7 @@ pub mod files;
 pub mod hexfloat;
 pub mod limb;
 pub mod map;
+pub mod op_count;
 pub mod orbit;
 pub mod spec;
 

@@ -1,6 +1,6 @@
 //! `expanse bench gpu`: throughput of the GPU search kernels (Hénon iterations per second for
 //! N = 1..8 with f64 terms and N = 2, 4, 8 with f32 terms), their FP64 instructions per
-//! iteration (counted from the source, see [`fp64_per_step`]) and the fraction of the FP64
+//! iteration (counted from the source, see [`expanse_search::op_count::fp64_per_step`]) and the fraction of the FP64
 //! instruction ceiling reached; `--check` instead runs the CPU/GPU identity check; hidden
 //! `--experiment` runs seed 001's search experiment; hidden `--profile-launches` makes one
 //! small launch per kernel for a profiler.
@@ -8,7 +8,6 @@
 //! Without a usable GPU every mode fails with the probe's reason (exit code 2).
 
 use super::{bench::Args, CliError, CmdResult, Outcome};
-use expanse_core::batch::{Block, Lane, Params};
 use expanse_core::Expansion;
 use expanse_gpu::{
     check_batch, reference_batch, DeviceSelection, GpuContext, GpuTerm, OrbitBatch, OrbitRecord,
@@ -148,99 +147,6 @@ fn check(ctx: &GpuContext) -> CmdResult {
     })
 }
 
-// ---- FP64 instruction counts from the source -----------------------------------------------
-
-/// FP64 (or FP32, for f32 terms) add/sub/mul/FMA instructions of one Hénon step in the search
-/// arithmetic (negations and moves not counted); `single` = parameters held as one term. The
-/// arithmetic is branch-free (`core/src/fast.rs`), so the count does not depend on the data: it
-/// is taken by running one step of the very code the kernels mirror on [`Counted`], a lane type
-/// that counts the operations applied to it.
-pub fn fp64_per_step(n: usize, single: bool) -> u64 {
-    match n {
-        1 => count_step::<1>(single),
-        2 => count_step::<2>(single),
-        3 => count_step::<3>(single),
-        4 => count_step::<4>(single),
-        5 => count_step::<5>(single),
-        6 => count_step::<6>(single),
-        7 => count_step::<7>(single),
-        _ => count_step::<8>(single),
-    }
-}
-
-thread_local! {
-    /// Operations applied to [`Counted`] values on this thread.
-    static OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// An f64 that counts every add, sub, mul and FMA applied to it (in [`OPS`]).
-#[derive(Clone, Copy, Debug)]
-struct Counted(f64);
-
-fn tick() {
-    OPS.with(|c| c.set(c.get() + 1));
-}
-
-macro_rules! counted_op {
-    ($tr:ident, $f:ident, $op:tt) => {
-        impl std::ops::$tr for Counted {
-            type Output = Self;
-            fn $f(self, o: Self) -> Self {
-                tick();
-                Counted(self.0 $op o.0)
-            }
-        }
-    };
-}
-counted_op!(Add, add, +);
-counted_op!(Sub, sub, -);
-counted_op!(Mul, mul, *);
-
-impl std::ops::Neg for Counted {
-    type Output = Self;
-    fn neg(self) -> Self {
-        Counted(-self.0)
-    }
-}
-
-impl Lane for Counted {
-    type Scalar = f64;
-    const WIDTH: usize = 1;
-    fn splat(v: f64) -> Self {
-        Counted(v)
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        tick();
-        Counted(self.0.mul_add(a.0, b.0))
-    }
-    fn get(&self, _l: usize) -> f64 {
-        self.0
-    }
-    fn set(&mut self, _l: usize, v: f64) {
-        self.0 = v;
-    }
-}
-
-/// Operations of one step of [`Block::step`] on [`Counted`] lanes, parameters (1.4, 0.3) as one
-/// term (`single`) or as N-term expansions.
-fn count_step<const N: usize>(single: bool) -> u64 {
-    let (a, b): (Expansion<f64, N>, Expansion<f64, N>) = if single {
-        (Expansion::from_f64(1.4), Expansion::from_f64(0.3))
-    } else {
-        (
-            "1.4".parse().expect("constant parses"),
-            "0.3".parse().expect("constant parses"),
-        )
-    };
-    let p = Params::<Counted, N>::new(&a, &b);
-    let x: Expansion<f64, N> = "0.631354477".parse().expect("constant parses");
-    let y: Expansion<f64, N> = "0.189406343".parse().expect("constant parses");
-    let mut blk = Block::<Counted, N>::load(&[x], &[y]);
-    let before = OPS.with(|c| c.get());
-    blk.step(&p);
-    OPS.with(|c| c.get()) - before
-}
-
 // ---- throughput ----------------------------------------------------------------------------
 
 /// Initial points on the classical attractor (f64 orbit of (0, 0) after 1000 steps), so no
@@ -344,7 +250,7 @@ fn bench_one<T: GpuTerm, const N: usize>(ctx: &GpuContext, scale: f64) -> Result
         steps,
         seconds: dt,
         rate: its / dt,
-        fp64: fp64_per_step(N, single),
+        fp64: expanse_search::op_count::fp64_per_step(N, single),
     })
 }
 
@@ -522,26 +428,4 @@ fn experiment(ctx: &GpuContext, scale: f64) -> CmdResult {
         );
     }
     Ok(Outcome::Success)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Hand counts from the source: N = 1 is 4 IEEE operations (x·x, y + 1, the FMA, b·x); N = 2 with one-term parameters
-    /// is sqr 7 + 2 × mul_term 6 + add_term 10 + add 11 = 40 (general parameters: mul 8).
-    /// N = 3, one-term parameters (level accumulation, `core/src/fast.rs`):
-    /// sqr = doublings 3 + level 0: 2ProdFMA 2; level 1: 2 + e₀₀'s 2Sum 6 + carry add 1;
-    /// level 2: two products 4 + 3 adds; level 3: product 1 + 3 adds; renormalisation 4 2Sums
-    /// 24 → 49. henon_x = level 0: y₀'s 2Sum 6, product 2, −p₀'s 2Sum 6 + 2Sum 6 + add 1;
-    /// level 1: y₁ 7, product 2, −p₁ 7, −e₀ 7; level 2: y₂ 1, plain product 1 + 1, −e₁ 1;
-    /// renormalisation 24 → 72. b·x = products 2 + 2, e₀ 6 + 1, level 2: 1 + 1 + 1,
-    /// renormalisation 24 → 38. Total 159.
-    #[test]
-    fn source_counts_of_small_n() {
-        assert_eq!(fp64_per_step(1, true), 4);
-        assert_eq!(fp64_per_step(2, true), 40);
-        assert_eq!(fp64_per_step(2, false), 44);
-        assert_eq!(fp64_per_step(3, true), 49 + 72 + 38);
-    }
 }

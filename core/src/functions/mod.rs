@@ -47,7 +47,8 @@ mod fast2;
 pub mod fixed;
 mod fixed_table;
 pub mod hyperbolic;
-mod seeds;
+#[doc(hidden)]
+pub mod seeds;
 pub mod trig;
 
 use crate::expansion::{Expansion, MAX_TERMS};

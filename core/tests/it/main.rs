@@ -15,6 +15,7 @@ mod functions_fixed;
 mod functions_hyperbolic;
 mod functions_trig;
 mod henon_vs_mpfr;
+mod internals;
 mod limb_conversions;
 mod limb_functions;
 mod limb_vs_mpfr;

@@ -2,6 +2,7 @@
 //! Without a GPU they check the CUDA sources by building them for the host (`shim`); the same
 //! comparisons run on a device through `expanse bench ... --check`.
 
+mod internals;
 mod accurate_on_cpu;
 mod arrays_blas;
 mod arrays_common;

@@ -3,5 +3,6 @@
 
 mod contract;
 mod limb;
+mod op_count;
 mod pipeline;
 mod sinks;
