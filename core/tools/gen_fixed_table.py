@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generates core/src/functions/fixed_table.rs: the fixed-point tables of
-core/src/functions/fixed.rs (exp at f64 N >= 3): ln 2, e^(j/256) for |j| <= 90 and
-e^(j/65536) for |j| <= 128, each truncated (floor) to a multiple of 2^-576 (ln 2) or 2^-512
-(the exponentials), as little-endian u64
+core/src/functions/fixed.rs (exp at f64 N >= 3) and sin_fixed.rs (sin and cos at f64
+N >= 3): ln 2, e^(j/256) for |j| <= 90, e^(j/65536) for |j| <= 128, sin(j/256) and cos(j/256)
+for 0 <= j <= 201, each truncated (floor) to a multiple of 2^-576 (ln 2) or 2^-512 (the
+others), as little-endian u64
 limbs (mpmath at 2000 bits). Checked independently against MPFR (rug) by core's tests; rerun only
 to change the tables:
     python3 core/tools/gen_fixed_table.py > core/src/functions/fixed_table.rs
 """
-from mpmath import mp, mpf, floor, exp, log
+from mpmath import mp, mpf, floor, exp, log, sin, cos
 
 mp.prec = 2000
 
@@ -42,5 +43,20 @@ print("/// integer limb (0 or 1) on top.")
 print("pub(crate) static EXP_J65536_FX: [[u64; 9]; 257] = [")
 for j in range(-128, 129):
     v = int(floor(exp(mpf(j) / 65536) * mpf(2) ** 512))
+    print("    %s," % fmt(limbs(v, 9)))
+print("];")
+print()
+print("/// ⌊sin(j/256)·2^512⌋ for j = 0..=201: eight fraction limbs and the integer limb (0).")
+print("pub(crate) static SIN_J256_FX: [[u64; 9]; 202] = [")
+for j in range(0, 202):
+    v = int(floor(sin(mpf(j) / 256) * mpf(2) ** 512))
+    print("    %s," % fmt(limbs(v, 9)))
+print("];")
+print()
+print("/// ⌊cos(j/256)·2^512⌋ for j = 0..=201: eight fraction limbs and the integer limb (1 for")
+print("/// j = 0, else 0).")
+print("pub(crate) static COS_J256_FX: [[u64; 9]; 202] = [")
+for j in range(0, 202):
+    v = int(floor(cos(mpf(j) / 256) * mpf(2) ** 512))
     print("    %s," % fmt(limbs(v, 9)))
 print("];")

@@ -1146,6 +1146,11 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
                 ln_block::<L, N>(f, xc, oc);
             }
         }
+        // f64 N ≥ 3 sin, cos: the scalar function (fixed-point series and table,
+        // `sin_fixed.rs`; faster than the lane core).
+        Unary::Sin | Unary::Cos if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } => {
+            scalar_slices::<L::Scalar, N>(f, xe, oe)
+        }
         // N = 2: the table reduction (trig.rs, `sin_table.rs`).
         Unary::Sin | Unary::Cos if const { N == 2 } => {
             for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {

@@ -75,7 +75,7 @@ pub const MAX_W: usize = 7;
 /// every fixed-point value here.
 pub const L: usize = MAX_W + 1;
 /// Limbs of the reduction's accumulator (W + 1 fraction limbs and the integer limb) at most.
-const LA: usize = MAX_W + 2;
+pub(crate) const LA: usize = MAX_W + 2;
 /// Highest Taylor degree of any N (N = 8, [`exp_degree`]).
 pub const MAX_DEG: usize = 40;
 
@@ -138,7 +138,7 @@ const fn inv_fact_table() -> [[u64; L]; MAX_DEG + 1] {
     t
 }
 
-static INV_FACT: [[u64; L]; MAX_DEG + 1] = inv_fact_table();
+pub(crate) static INV_FACT: [[u64; L]; MAX_DEG + 1] = inv_fact_table();
 
 /// ⌊2^{64·MAX_W}/k!⌋ (limbs, little-endian, integer limb MAX_W): the coefficients of the
 /// series (module doc, step 2); the device port reads them.
@@ -245,7 +245,7 @@ pub(crate) fn sub<const W: usize>(a: &[u64; L], b: &[u64; L], lo: usize) -> [u64
 
 /// An f64 truncated toward −∞ to a multiple of 2^{−64·fr}, added to the signed accumulator
 /// `acc` (limbs 0..=fr, two's complement). |v| < 2^63.
-fn acc_add_f64(acc: &mut [u64; LA], fr: usize, v: f64) {
+pub(crate) fn acc_add_f64(acc: &mut [u64; LA], fr: usize, v: f64) {
     if v == 0.0 {
         return;
     }

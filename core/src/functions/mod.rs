@@ -49,6 +49,7 @@ mod fixed_table;
 pub mod hyperbolic;
 #[doc(hidden)]
 pub mod seeds;
+pub mod sin_fixed;
 pub mod trig;
 
 use crate::expansion::{Expansion, MAX_TERMS};

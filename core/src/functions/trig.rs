@@ -754,9 +754,16 @@ fn abs_part<T: FloatTerm>(f: Unary, n: usize) -> f64 {
 pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
     let o = ops::<T>(n);
     let rel = match f {
-        Unary::Sin | Unary::Cos | Unary::Tan if sin_table::sin_table_path(n) => {
-            // Table reduction (module doc): r̂ carries δ_r only (no scaling by 3^−k).
-            let (s, c) = sin_table::sin_cos_table_parts::<T>(n);
+        Unary::Sin | Unary::Cos | Unary::Tan
+            if sin_table::sin_table_path(n) || sin_fixed_path::<T>(n) =>
+        {
+            // Table reduction (module doc) or the fixed-point path (`sin_fixed.rs`): r̂
+            // carries δ_r only (no scaling by 3^−k).
+            let (s, c) = if sin_fixed_path::<T>(n) {
+                super::sin_fixed::sin_cos_fixed_parts(n)
+            } else {
+                sin_table::sin_cos_table_parts::<T>(n)
+            };
             let arg = reduction_rel_bound::<T>(n);
             if f == Unary::Tan {
                 cat(
@@ -1127,6 +1134,43 @@ pub(crate) fn quadrant<T: FloatTerm, const N: usize>(
     }
 }
 
+/// Whether sin, cos and tan of (T, N) take the fixed-point path (`sin_fixed.rs`): f64 N ≥ 3.
+pub(crate) fn sin_fixed_path<T: FloatTerm>(n: usize) -> bool {
+    T::PRECISION == 53 && n >= 3
+}
+
+/// sin x, cos x or tan x at f64 N ≥ 3 from the quadrant k and the reduced r (step 7), with
+/// sin r and cos r (those the quadrant needs) from the fixed-point module
+/// ([`super::sin_fixed`], which derives their bounds).
+fn quadrant_fixed<T: FloatTerm, const N: usize>(f: Unary, k: u32, r: &Expansion<T, N>) -> Expansion<T, N> {
+    let (want_sin, want_cos) = match (f, k & 1) {
+        (Unary::Sin, 0) | (Unary::Cos, 1) => (true, false),
+        (Unary::Sin, _) | (Unary::Cos, _) => (false, true),
+        _ => (true, true),
+    };
+    let mut rt = [0.0f64; N];
+    for (o, t) in rt.iter_mut().zip(r.terms()) {
+        *o = t.to_f64();
+    }
+    let (st, ct) = super::sin_fixed::sin_cos_terms(&rt, want_sin, want_cos);
+    let expansion = |t: &[f64; 8]| {
+        let mut out = [T::ZERO; N];
+        for (o, v) in out.iter_mut().zip(t) {
+            *o = T::from_f64(*v);
+        }
+        Expansion::from_normalized(out)
+    };
+    let (s, c) = (expansion(&st), expansion(&ct));
+    match (f, k) {
+        (Unary::Sin, 0) | (Unary::Cos, 3) => s,
+        (Unary::Sin, 1) | (Unary::Cos, 0) => c,
+        (Unary::Sin, 2) | (Unary::Cos, 1) => s.neg(),
+        (Unary::Sin, _) | (Unary::Cos, _) => c.neg(),
+        (_, 0) | (_, 2) => s.div(&c),
+        _ => c.div(&s).neg(),
+    }
+}
+
 /// The special arguments of sin, cos and tan (NaN, ±∞, ±0) and their results; `None` for
 /// the regular path (reduction, kernel, quadrant).
 pub(crate) fn sin_cos_special<T: FloatTerm, const N: usize>(
@@ -1160,6 +1204,11 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
                 return y;
             }
             let (k, r) = trig_reduce::reduce(x);
+            // f64 N ≥ 3: fixed-point series and table (an inline const: not instantiated
+            // elsewhere).
+            if const { N >= 3 && T::PRECISION == 53 } {
+                return quadrant_fixed(f, k, &r);
+            }
             if sin_table::sin_table_path(N) {
                 return sin_table::quadrant_table(f, k, &r);
             }

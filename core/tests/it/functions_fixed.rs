@@ -6,7 +6,7 @@
 //! overflow thresholds, where the rounding meets subnormal terms and +∞.
 
 use crate::common::SplitMix;
-use expanse_core::functions::{error_bound, fixed, Unary};
+use expanse_core::functions::{error_bound, fixed, sin_fixed, Unary};
 use expanse_core::Expansion;
 use rug::{Float, Integer};
 
@@ -248,4 +248,50 @@ fn fixed_exp_near_thresholds() {
         assert!(b < 1.0001, "bound of exp at N = {n}: {b} u^N");
     }
     eprintln!("exp near thresholds: worst/bound N = 3 {w3:.3}, 4 {w4:.3}, 8 {w8:.3}");
+}
+
+/// The sin/cos tables of the fixed-point sin (`sin_fixed.rs`): ⌊sin(j/256)·2^512⌋ and
+/// ⌊cos(j/256)·2^512⌋ from MPFR at 2000 bits.
+#[test]
+fn sin_cos_tables_against_mpfr() {
+    let prec = 2000;
+    for j in 0..=sin_fixed::SIN_TAB_MAX {
+        let c = Float::with_val(prec, Float::with_val(prec, j) / 256u32);
+        let s = floor_int(&Float::with_val(prec, Float::with_val(prec, c.sin_ref()) << 512u32));
+        let k = floor_int(&Float::with_val(prec, Float::with_val(prec, c.cos_ref()) << 512u32));
+        assert_eq!(to_int(&sin_fixed::sin_j256_fx(j)), s, "sin({j}/256)");
+        assert_eq!(to_int(&sin_fixed::cos_j256_fx(j)), k, "cos({j}/256)");
+    }
+}
+
+/// The Horner steps of S and C (`sin_fixed.rs`, "Series") never borrow: at every W and step
+/// k < d, the coefficient truncated to w_k limbs exceeds the largest product subtracted from
+/// it, Z·a_{k+1} with Z = 2^−16(1 + 2^−10) (p_{k+1} ≤ a_{k+1}). Exhaustive, so a proof of
+/// that step of the derivation; also the degree's tail condition, in exact integers.
+#[test]
+fn sin_cos_series_never_borrows() {
+    for w in 3..=fixed::MAX_W {
+        for odd in [false, true] {
+            let d = sin_fixed::sc_degree(w, odd);
+            let o = odd as usize;
+            let a = |k: usize| to_int(&fixed::inv_fact_fx(2 * k + o));
+            for k in 0..d {
+                let wk = sin_fixed::sc_step_limbs(w, k);
+                // Truncated to w_k fraction limbs (of the MAX_W-limb table value).
+                let drop = 64 * (fixed::MAX_W - wk) as u32;
+                let trunc = Integer::from(a(k) >> drop) << drop;
+                // trunc ≥ 2^−16(1 + 2^−10)·a_{k+1}  ⇔  trunc·2^26 ≥ (2^10 + 1)·a_{k+1}.
+                let lhs = Integer::from(&trunc << 26u32);
+                let rhs = Integer::from(a(k + 1) * 1025u32);
+                assert!(lhs > rhs, "W={w} odd={odd} k={k}: a borrow is possible");
+            }
+            // Tail: Z^{d+1}/(2d+2+o)! ≤ 2^{−64W−8}, i.e. (2^10 + 1)^{d+1}·2^{64W+8} ≤
+            // 2^{26(d+1)}·(2d+2+o)!.
+            let lhs = Integer::from(Integer::u_pow_u(1025, d as u32 + 1))
+                << (64 * w as u32 + 8);
+            let rhs = Integer::from(Integer::factorial(2 * d as u32 + 2 + o as u32))
+                << (26 * (d as u32 + 1));
+            assert!(lhs <= rhs, "W={w} odd={odd}: degree {d} too low");
+        }
+    }
 }

@@ -166,6 +166,14 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
                     * rng.sign();
                 nearest::<T, N>(&v)
             }
+            9 => {
+                // Near a table point j/256 of the reduced argument (both sides; j = 1 is the
+                // edge between the fixed-point paths A and B at f64 N ≥ 3, `sin_fixed.rs`).
+                let j = rng.range(1, 202);
+                let d = Float::with_val(prec, rng.next()) >> (64 + rng.range(8, 200));
+                let v = (Float::with_val(prec, j) / 256 + d * rng.sign()) * rng.sign();
+                nearest::<T, N>(&v)
+            }
             _ => rexp::<T, N>(rng, lo, -8),
         },
         Unary::Atan => match rng.below(6) {
