@@ -402,6 +402,32 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
             xs.push(Expansion::from_f64(j * rng.sign()));
         }
     }
+    if matches!(f, Unary::Sin | Unary::Cos | Unary::Tan) {
+        // The fixed-point sin/cos of f64 N ≥ 3 (`sin_fixed.rs`): near its table points j/256
+        // (both sides; j = 1 is the edge between paths A and B), at and around the path edges
+        // 2^−8 and 2^−240, and tiny arguments of path C; both signs.
+        for _ in 0..random / 4 {
+            let j = (1 + rng.below(201)) as f64 / 256.0;
+            let ed = rng.range(-(T::PRECISION as i32) * N as i32 - 8, -9);
+            let d: Expansion<T, N> = rand_expansion(rng, ed);
+            let x = Expansion::<T, N>::from_f64(j).add(&d);
+            xs.push(if rng.below(2) == 0 { x } else { x.neg() });
+        }
+        let edge_exps: &[i32] = if T::PRECISION == 53 {
+            &[-8, -240, -300, -700]
+        } else {
+            &[-8]
+        };
+        for &ex in edge_exps {
+            for _ in 0..random / 64 + 1 {
+                let ed = rng.range(-(T::PRECISION as i32) * N as i32, -1);
+                let d: Expansion<T, N> = rand_expansion(rng, ed);
+                let base = Expansion::<T, N>::from_f64(2f64.powi(ex) * rng.sign());
+                xs.push(base.add(&base.mul(&d)));
+                xs.push(base);
+            }
+        }
+    }
     if f == Unary::Ln && T::PRECISION == 53 {
         // The edges of ln's Newton path at f64 N ≥ 3 (|x₀ − 1| ≥ 1/16, 2^−500 ≤ x₀ ≤ 2^500):
         // at, just inside and just outside each, with random low terms.

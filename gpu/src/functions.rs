@@ -316,8 +316,13 @@ pub const FUNCTIONS_CU: &str = include_str!("cuda/functions.cu");
 /// `expanse_core::functions::fixed`), without its tables ([`fixed_part`]).
 pub const FUNCTIONS_FIXED_CU: &str = include_str!("cuda/functions_fixed.cu");
 
-/// The tables of [`FUNCTIONS_FIXED_CU`], generated from expanse-core's
-/// (`expanse_core::functions::fixed`): ln 2, e^{j/256}, e^{j/65536} and 1/k! as u64 limbs.
+/// The fixed-point sin and cos of f64 N ≥ 3 (`gpu/src/cuda/functions_sin_fixed.cu`, mirror of
+/// `expanse_core::functions::sin_fixed`), over [`FUNCTIONS_FIXED_CU`].
+pub const FUNCTIONS_SIN_FIXED_CU: &str = include_str!("cuda/functions_sin_fixed.cu");
+
+/// The tables of [`FUNCTIONS_FIXED_CU`] and [`FUNCTIONS_SIN_FIXED_CU`], generated from
+/// expanse-core's (`expanse_core::functions::fixed`, `sin_fixed`): ln 2, e^{j/256},
+/// e^{j/65536}, sin(j/256), cos(j/256) and 1/k! as u64 limbs.
 pub fn fixed_part() -> String {
     use expanse_core::functions::fixed;
     let join = |v: &[u64]| -> String {
@@ -354,6 +359,23 @@ pub fn fixed_part() -> String {
         rows.len(),
         join(&rows)
     );
+    use expanse_core::functions::sin_fixed;
+    let rows: Vec<u64> = (0..=sin_fixed::SIN_TAB_MAX)
+        .flat_map(sin_fixed::sin_j256_fx)
+        .collect();
+    s += &format!(
+        "__device__ const u64 FX_SIN_J256[{}] = {{{}\n}};\n",
+        rows.len(),
+        join(&rows)
+    );
+    let rows: Vec<u64> = (0..=sin_fixed::SIN_TAB_MAX)
+        .flat_map(sin_fixed::cos_j256_fx)
+        .collect();
+    s += &format!(
+        "__device__ const u64 FX_COS_J256[{}] = {{{}\n}};\n",
+        rows.len(),
+        join(&rows)
+    );
     let facts: Vec<u64> = (0..=fixed::MAX_DEG).flat_map(fixed::inv_fact_fx).collect();
     s += &format!(
         "__device__ const u64 FX_INV_FACT[{}] = {{{}\n}};\n",
@@ -384,6 +406,7 @@ pub fn functions_program<T: FloatTerm>() -> &'static CudaProgram {
                 generated,
                 fixed,
                 FUNCTIONS_FIXED_CU,
+                FUNCTIONS_SIN_FIXED_CU,
                 FUNCTIONS_CU,
             ]
             .into_boxed_slice(),

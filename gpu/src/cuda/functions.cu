@@ -1430,11 +1430,28 @@ template <int M> __device__ X<M> tr_eval(int f, const X<M> &x) {
         if (x_is_zero(x)) return f == FN_COS ? x_one<M>() : x;
         unsigned k;
         X<M> r = tr_reduce<M>(x, k);
+        bool odd = (k & 1u) != 0u;
+        bool want_sin = f == FN_TAN || (f == FN_SIN && !odd) || (f == FN_COS && odd);
+        bool want_cos = f == FN_TAN || !want_sin;
+        if constexpr (sizeof(T) == 8 && M >= 3) {
+            // f64 N >= 3: the fixed-point series and table (functions_sin_fixed.cu;
+            // trig.rs `quadrant_fixed`).
+            X<M> sr, cr;
+            fx_sin_cos<M>(r, want_sin, want_cos, sr, cr);
+            if (f == FN_SIN || f == FN_COS) {
+                unsigned q = f == FN_SIN ? k : ((k + 1u) & 3u);
+                switch (q) {
+                case 0: return sr;
+                case 1: return cr;
+                case 2: return x_neg(sr);
+                default: return x_neg(cr);
+                }
+            }
+            if (k == 0 || k == 2) return ac_div<M>(sr, cr);
+            return x_neg(ac_div<M>(cr, sr));
+        }
         if constexpr (M == 2) {
             // Table reduction (sin_table.rs `quadrant_table`): sin r and cos r as needed.
-            bool odd = (k & 1u) != 0u;
-            bool want_sin = f == FN_TAN || (f == FN_SIN && !odd) || (f == FN_COS && odd);
-            bool want_cos = f == FN_TAN || !want_sin;
             X<M> sr, cr;
             tr_sin_cos_table<M>(r, want_sin, want_cos, sr, cr);
             if (f == FN_SIN || f == FN_COS) {
