@@ -44,16 +44,20 @@
 //!    effect on sin is at most θ(1 + 2θ) (|ρ cot ρ| ≤ 1, as `trig.rs` step 6), on cos at most
 //!    sin ρ·|ρ − ρ̂|/cos ρ ≤ 1.0002·ulp_F(1 + 2^−60) (ρ ≤ π/4(1 + 2^−20)).
 //! 2. *Split*: j = ⌊256ρ̂⌋ (the top 8 bits of the top fraction limb; j ≤ 201), s = ρ̂ − j/256
-//!    exactly (those bits cleared), 0 ≤ s < 2^−8; ẑ = ⌊s²⌋ (mul_trunc): δ_z < 1.
-//! 3. *sin s* = ⌊s·Ŝ⌋: error < 1 + s·ε_S ≤ 1 + 2^−8ε_S (|Ŝ| ≤ 1).
+//!    exactly (those bits cleared), 0 ≤ s < 2^−8; ẑ = s² by [`super::fixed::mul_lo`] (the
+//!    truncated product, within t := W + 1.01 below the exact one; its first operand's
+//!    integer limb is ignored, here and below always 0): δ_z < t.
+//! 3. *sin s* = mul_lo(s, Ŝ): error < t + s·ε_S ≤ t + 2^−8ε_S (0 ≤ Ŝ ≤ 1: p₀ = 1 − ẑ·p₁).
 //! 4. *Combination* (j ≥ 1; for j = 0, sin ρ̂ = sin s and cos ρ̂ = Ĉ): with the tables
-//!    T_S = ⌊sin(j/256)·2^F⌋, T_C = ⌊cos(j/256)·2^F⌋ (error < 1 each; [`super::fixed_table`],
-//!    generated with mpmath, checked against MPFR by the tests), sin ρ̂ = sin c·cos s +
-//!    cos c·sin s ≈ ⌊T_S·Ĉ⌋ + ⌊T_C·ŝin s⌋ and cos ρ̂ = cos c·cos s − sin c·sin s ≈ ⌊T_C·Ĉ⌋ −
-//!    ⌊T_S·ŝin s⌋ (exact identities; the difference is ≥ 0.70, no borrow). Each product: one
-//!    truncation (1), the table's error times the other factor (≤ 1), the factor's error times
-//!    the table value (≤ 1). So both results are within E = 4 + ε_C + (1 + 2^−8ε_S) of sin ρ̂
-//!    and cos ρ̂ (j = 0: E_sin = 1 + 2^−8ε_S, E_cos = ε_C, smaller).
+//!    T_S = ⌊sin(j/256)·2^F⌋, T_C = ⌊cos(j/256)·2^F⌋ (error < 1 each, integer limb 0 for
+//!    j ≥ 1; [`super::fixed_table`], generated with mpmath, checked against MPFR by the
+//!    tests), sin ρ̂ = sin c·cos s + cos c·sin s ≈ T_S·Ĉ + T_C·ŝin s and cos ρ̂ = cos c·cos s −
+//!    sin c·sin s ≈ T_C·Ĉ − T_S·ŝin s (exact identities; the difference is ≥ 0.70, no
+//!    borrow), each product by mul_lo with the table first. Each product: its truncation
+//!    (< t), the table's error times the other factor (≤ 1 with Ĉ ≤ 1, ≤ 2^−8 with ŝin s),
+//!    the factor's error times the table value (≤ 1). So both results are within
+//!    E = 3t + 1.01 + ε_C + 2^−8ε_S of sin ρ̂ and cos ρ̂ (j = 0: E_sin = t + 2^−8ε_S,
+//!    E_cos = ε_C, smaller).
 //!    Relative: sin ρ̂ ≥ sin(ρ_min − 1.01ulp_F) ≥ s_min (computed in [`sin_cos_fixed_parts`]),
 //!    cos ρ̂ ≥ cos(π/4(1 + 2^−20)) ≥ 0.70710: ε_A,sin = E/s_min ⊕ θ(1 + 2θ),
 //!    ε_A,cos = E/0.70710 ⊕ 1.0003·ulp_F.
@@ -293,11 +297,11 @@ fn sin_cos_w<const W: usize>(r: &[f64], want_sin: bool, want_cos: bool) -> ([f64
     let j = (rho[W - 1] >> 56) as usize;
     let mut s = rho;
     s[W - 1] &= (1u64 << 56) - 1;
-    let z = mul_trunc::<W>(&s, &s, 0);
+    let z = mul_lo::<W>(&s, &s, 0);
     let need_s = j != 0 || want_sin;
     let need_c = j != 0 || want_cos;
     let sin_s = if need_s {
-        mul_trunc::<W>(&s, &sc_series::<W>(&z, true), 0)
+        mul_lo::<W>(&s, &sc_series::<W>(&z, true), 0)
     } else {
         [0u64; L]
     };
@@ -313,8 +317,8 @@ fn sin_cos_w<const W: usize>(r: &[f64], want_sin: bool, want_cos: bool) -> ([f64
         let tc = table::<W>(&cos_j256_fx(j));
         let ys = if want_sin {
             super::fixed::add::<W>(
-                &mul_trunc::<W>(&ts, &cos_s, 0),
-                &mul_trunc::<W>(&tc, &sin_s, 0),
+                &mul_lo::<W>(&ts, &cos_s, 0),
+                &mul_lo::<W>(&tc, &sin_s, 0),
                 0,
             )
         } else {
@@ -322,8 +326,8 @@ fn sin_cos_w<const W: usize>(r: &[f64], want_sin: bool, want_cos: bool) -> ([f64
         };
         let yc = if want_cos {
             sub::<W>(
-                &mul_trunc::<W>(&tc, &cos_s, 0),
-                &mul_trunc::<W>(&ts, &sin_s, 0),
+                &mul_lo::<W>(&tc, &cos_s, 0),
+                &mul_lo::<W>(&ts, &sin_s, 0),
                 0,
             )
         } else {
@@ -365,9 +369,10 @@ pub fn sin_cos_fixed_parts(n: usize) -> (f64, f64) {
         (eh + tail) / ulp
     };
     let (hs, hc) = (series(true), series(false));
-    // Path A: δ_z < 1.
-    let (eps_s, eps_c) = (hs + 1.0 / 6.0, hc + 0.5);
-    let big_e = 4.0 + eps_c + (1.0 + p2(-8) * eps_s);
+    // Path A: δ_z < W + 1.01 (mul_lo), and four products and s·Ŝ by mul_lo.
+    let t = w as f64 + 1.01;
+    let (eps_s, eps_c) = (hs + t / 6.0, hc + t / 2.0);
+    let big_e = 3.0 * t + 1.01 + eps_c + p2(-8) * eps_s;
     let rho_min = p2(-8) * (1.0 - p2(-45));
     let x = rho_min - 1.01 * ulp;
     let s_min = x * (1.0 - x * x / 6.0);

@@ -125,6 +125,17 @@
 //!   sqr, add, mul each, whose errors grow by up to 3× per step) and cos r = √(1 − s²) are
 //!   gone; cos r and sin r cost the same.
 //!
+//! ## Fixed-point path at f64 N ≥ 3 (`sin_fixed.rs`, replacing steps 2–5)
+//!
+//! After step 1, sin r and cos r (those the quadrant needs) come from the fixed-point module
+//! [`super::sin_fixed`]: |r̂| on u64 limbs, a table step j/256, the series of sin and cos in
+//! s² with a limb plan, the table combination, and the rounding to N terms, with relative
+//! errors σ_sin, σ_cos against sin and cos of the computed r̂ derived there
+//! (`sin_cos_fixed_parts`; every truncation counted, as for exp in `fixed.rs`). Step 6 and
+//! the stated formulas are those of the N = 2 table reduction above, with these σ; tan is
+//! one accurate division of the two N-term results (δ_div). Integer arithmetic, so the CUDA
+//! mirror (`functions_sin_fixed.cu`) is bit-identical by construction.
+//!
 //! # atan, asin, acos, atan2
 //!
 //! `atan_unit(z)`, 0 ≤ z ≤ 1 exact (N = 1 and f32 N ≥ 5; f64 N ≥ 2 and f32 N = 2..4 take the

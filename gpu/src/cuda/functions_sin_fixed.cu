@@ -138,7 +138,7 @@ template <int W, int M> __device__ __noinline__ void fx_sin_cos_w(const X<M> &r,
     fx_sc_to_fixed<W, M>(r, negative, 0, s);
     int j = (int)(s[W - 1] >> 56);
     s[W - 1] &= (1ull << 56) - 1;
-    fx_mul_trunc<W>(s, s, 0, z);
+    fx_mul_lo<W>(s, s, 0, z);
     bool need_s = j != 0 || want_sin;
     bool need_c = j != 0 || want_cos;
     u64 sin_s[FX_L], cos_s[FX_L];
@@ -149,7 +149,7 @@ template <int W, int M> __device__ __noinline__ void fx_sin_cos_w(const X<M> &r,
     if (need_s) {
         u64 ser[FX_L];
         fx_sc_series<W>(z, true, ser);
-        fx_mul_trunc<W>(s, ser, 0, sin_s);
+        fx_mul_lo<W>(s, ser, 0, sin_s);
     }
     if (need_c) fx_sc_series<W>(z, false, cos_s);
     u64 ys[FX_L], yc[FX_L];
@@ -170,13 +170,13 @@ template <int W, int M> __device__ __noinline__ void fx_sin_cos_w(const X<M> &r,
             tc[t] = FX_COS_J256[idx * 9 + 8 - W + t];
         }
         if (want_sin) {
-            fx_mul_trunc<W>(ts, cos_s, 0, p1);
-            fx_mul_trunc<W>(tc, sin_s, 0, p2);
+            fx_mul_lo<W>(ts, cos_s, 0, p1);
+            fx_mul_lo<W>(tc, sin_s, 0, p2);
             fx_add_sub<W>(p1, p2, 0, false, ys);
         }
         if (want_cos) {
-            fx_mul_trunc<W>(tc, cos_s, 0, p1);
-            fx_mul_trunc<W>(ts, sin_s, 0, p2);
+            fx_mul_lo<W>(tc, cos_s, 0, p1);
+            fx_mul_lo<W>(ts, sin_s, 0, p2);
             fx_add_sub<W>(p1, p2, 0, true, yc);
         }
     }
