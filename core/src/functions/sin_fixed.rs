@@ -163,7 +163,12 @@ fn sc_stage<const W: usize, const WK: usize>(
 /// S(ẑ) (`odd`) or C(ẑ) for 0 ≤ ẑ ≤ Z by the Horner scheme of the module doc at W fraction
 /// limbs, the steps grouped by their limb count.
 pub fn sc_series<const W: usize>(z: &[u64; L], odd: bool) -> [u64; L] {
-    let d = sc_degree(W, odd);
+    // Inline consts: evaluated at compile time, not per call.
+    let d = if odd {
+        const { sc_degree(W, true) }
+    } else {
+        const { sc_degree(W, false) }
+    };
     let o = odd as usize;
     let lo_d = W - sc_step_limbs(W, d);
     let mut p = [0u64; L];

@@ -38,7 +38,9 @@ __host__ __device__ constexpr int fx_sc_step_limbs(int w, int k) {
 // S(z) (odd) or C(z) by the Horner scheme with its limb plan (sin_fixed.rs `sc_series`).
 template <int W> __device__ __noinline__ void fx_sc_series(const u64 *z, bool odd, u64 *p) {
     const int o = odd ? 1 : 0;
-    const int d = fx_sc_degree(W, odd);
+    constexpr int d_sin = fx_sc_degree(W, true);
+    constexpr int d_cos = fx_sc_degree(W, false);
+    const int d = odd ? d_sin : d_cos;
     u64 c[FX_L], zp[FX_L];
     {
         int lo = W - fx_sc_step_limbs(W, d);
