@@ -220,7 +220,11 @@ fn shift_right<const W: usize>(v: &[u64; L], bits: u32) -> [u64; L] {
             break;
         }
         let lo = v[src] >> b;
-        let hi = if b != 0 && src < W { v[src + 1] << (64 - b) } else { 0 };
+        let hi = if b != 0 && src < W {
+            v[src + 1] << (64 - b)
+        } else {
+            0
+        };
         out[i] = lo | hi;
     }
     out

@@ -1153,7 +1153,11 @@ pub(crate) fn sin_fixed_path<T: FloatTerm>(n: usize) -> bool {
 /// sin x, cos x or tan x at f64 N ≥ 3 from the quadrant k and the reduced r (step 7), with
 /// sin r and cos r (those the quadrant needs) from the fixed-point module
 /// ([`super::sin_fixed`], which derives their bounds).
-fn quadrant_fixed<T: FloatTerm, const N: usize>(f: Unary, k: u32, r: &Expansion<T, N>) -> Expansion<T, N> {
+fn quadrant_fixed<T: FloatTerm, const N: usize>(
+    f: Unary,
+    k: u32,
+    r: &Expansion<T, N>,
+) -> Expansion<T, N> {
     let (want_sin, want_cos) = match (f, k & 1) {
         (Unary::Sin, 0) | (Unary::Cos, 1) => (true, false),
         (Unary::Sin, _) | (Unary::Cos, _) => (false, true),

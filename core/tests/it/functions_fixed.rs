@@ -257,8 +257,14 @@ fn sin_cos_tables_against_mpfr() {
     let prec = 2000;
     for j in 0..=sin_fixed::SIN_TAB_MAX {
         let c = Float::with_val(prec, Float::with_val(prec, j) / 256u32);
-        let s = floor_int(&Float::with_val(prec, Float::with_val(prec, c.sin_ref()) << 512u32));
-        let k = floor_int(&Float::with_val(prec, Float::with_val(prec, c.cos_ref()) << 512u32));
+        let s = floor_int(&Float::with_val(
+            prec,
+            Float::with_val(prec, c.sin_ref()) << 512u32,
+        ));
+        let k = floor_int(&Float::with_val(
+            prec,
+            Float::with_val(prec, c.cos_ref()) << 512u32,
+        ));
         assert_eq!(to_int(&sin_fixed::sin_j256_fx(j)), s, "sin({j}/256)");
         assert_eq!(to_int(&sin_fixed::cos_j256_fx(j)), k, "cos({j}/256)");
     }
@@ -287,8 +293,7 @@ fn sin_cos_series_never_borrows() {
             }
             // Tail: Z^{d+1}/(2d+2+o)! ≤ 2^{−64W−8}, i.e. (2^10 + 1)^{d+1}·2^{64W+8} ≤
             // 2^{26(d+1)}·(2d+2+o)!.
-            let lhs = Integer::from(Integer::u_pow_u(1025, d as u32 + 1))
-                << (64 * w as u32 + 8);
+            let lhs = Integer::from(Integer::u_pow_u(1025, d as u32 + 1)) << (64 * w as u32 + 8);
             let rhs = Integer::from(Integer::factorial(2 * d as u32 + 2 + o as u32))
                 << (26 * (d as u32 + 1));
             assert!(lhs <= rhs, "W={w} odd={odd}: degree {d} too low");

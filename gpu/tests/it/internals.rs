@@ -4,8 +4,8 @@
 //! (`[lib] test = false`; README "Development").
 
 mod device {
-    use expanse_gpu::device::*;
     use expanse_gpu::contract::{check_batch, OrbitBatch};
+    use expanse_gpu::device::*;
     use expanse_gpu::*;
 
     #[test]

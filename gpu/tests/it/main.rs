@@ -2,7 +2,6 @@
 //! Without a GPU they check the CUDA sources by building them for the host (`shim`); the same
 //! comparisons run on a device through `expanse bench ... --check`.
 
-mod internals;
 mod accurate_on_cpu;
 mod arrays_blas;
 mod arrays_common;
@@ -11,6 +10,7 @@ mod arrays_indexed;
 mod arrays_on_cpu;
 mod functions_on_cpu;
 mod henon_limb_on_cpu;
+mod internals;
 mod limb_blas_on_cpu;
 mod limb_functions_on_cpu;
 mod limb_on_cpu;
