@@ -1418,6 +1418,23 @@ template <int M> __device__ __forceinline__ X<M> tr_cofactor(const X<M> &ax) {
     return ac_sqrt<M>(ac_mul<M>(ac_sub<M>(x_one<M>(), ax), ac_add_term<M>(ax, T(1))));
 }
 
+// sin x, cos x or tan x from the quadrant k and (sin r, cos r) (sin_table.rs `quadrant_pair`,
+// trig.rs `quadrant_fixed`): sin in quadrant k, cos x = sin(x + pi/2) in quadrant k + 1, tan one
+// division.
+template <int M> __device__ __forceinline__ X<M> tr_quadrant_pair(int f, unsigned k, const X<M> &sr, const X<M> &cr) {
+    if (f == FN_SIN || f == FN_COS) {
+        unsigned q = f == FN_SIN ? k : ((k + 1u) & 3u);
+        switch (q) {
+        case 0: return sr;
+        case 1: return cr;
+        case 2: return x_neg(sr);
+        default: return x_neg(cr);
+        }
+    }
+    if (k == 0 || k == 2) return ac_div<M>(sr, cr);
+    return x_neg(ac_div<M>(cr, sr));
+}
+
 template <int M> __device__ X<M> tr_eval(int f, const X<M> &x) {
     double v = tr_lead(x);
     if (d_isnan(v)) return fn_special<M>(d_nan());
@@ -1438,33 +1455,13 @@ template <int M> __device__ X<M> tr_eval(int f, const X<M> &x) {
             // trig.rs `quadrant_fixed`).
             X<M> sr, cr;
             fx_sin_cos<M>(r, want_sin, want_cos, sr, cr);
-            if (f == FN_SIN || f == FN_COS) {
-                unsigned q = f == FN_SIN ? k : ((k + 1u) & 3u);
-                switch (q) {
-                case 0: return sr;
-                case 1: return cr;
-                case 2: return x_neg(sr);
-                default: return x_neg(cr);
-                }
-            }
-            if (k == 0 || k == 2) return ac_div<M>(sr, cr);
-            return x_neg(ac_div<M>(cr, sr));
+            return tr_quadrant_pair<M>(f, k, sr, cr);
         }
         if constexpr (M == 2) {
             // Table reduction (sin_table.rs `quadrant_table`): sin r and cos r as needed.
             X<M> sr, cr;
             tr_sin_cos_table<M>(r, want_sin, want_cos, sr, cr);
-            if (f == FN_SIN || f == FN_COS) {
-                unsigned q = f == FN_SIN ? k : ((k + 1u) & 3u);
-                switch (q) {
-                case 0: return sr;
-                case 1: return cr;
-                case 2: return x_neg(sr);
-                default: return x_neg(cr);
-                }
-            }
-            if (k == 0 || k == 2) return ac_div<M>(sr, cr);
-            return x_neg(ac_div<M>(cr, sr));
+            return tr_quadrant_pair<M>(f, k, sr, cr);
         }
         X<M> s = tr_sin_kernel<M>(r);
         if (f == FN_SIN || f == FN_COS) {
