@@ -167,18 +167,11 @@ mod fast {
         go::<f32, 8>();
     }
 
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-            z ^ (z >> 31)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
+    use crate::common::SplitMix;
+
+    /// A uniform f64 in [0, 1) from the shared generator's next 53 bits.
+    fn unit(rng: &mut SplitMix) -> f64 {
+        (rng.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A random N-term expansion of magnitude in [1/4, 4] (the Hénon range), built exactly
@@ -186,9 +179,9 @@ mod fast {
     fn random<T: FloatTerm, const N: usize>(rng: &mut SplitMix) -> Expansion<T, N> {
         let mut v = Float::with_val(2000, 0);
         for k in 0..(N as u32 * 60) {
-            v += Float::with_val(2000, rng.unit() - 0.5) >> (k * 24);
+            v += Float::with_val(2000, unit(rng) - 0.5) >> (k * 24);
         }
-        v *= (rng.unit() * 4.0 - 2.0).exp2();
+        v *= (unit(rng) * 4.0 - 2.0).exp2();
         if rng.next() & 1 == 1 {
             v = -v;
         }
@@ -212,7 +205,7 @@ mod fast {
         for _ in 0..400 {
             let x = random::<T, N>(&mut rng);
             let y = random::<T, N>(&mut rng);
-            let t = T::from_f64(rng.unit() * 2.0 - 1.0);
+            let t = T::from_f64(unit(&mut rng) * 2.0 - 1.0);
             let (xr, yr) = (x.to_rug(), y.to_rug());
             let tr = Float::with_val(2000, t.to_f64());
             let cases = [
