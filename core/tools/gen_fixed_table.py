@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Generates core/src/functions/fixed_table.rs: the fixed-point tables of
 core/src/functions/fixed.rs (exp at f64 N >= 3) and sin_fixed.rs (sin and cos at f64
-N >= 3): ln 2, e^(j/256) for |j| <= 90, e^(j/65536) for |j| <= 128, sin(j/256) and cos(j/256)
-for 0 <= j <= 201, each truncated (floor) to a multiple of 2^-576 (ln 2) or 2^-512 (the
+N >= 3) and atan_fixed.rs (atan at f64 N >= 3): ln 2, e^(j/256) for |j| <= 90, e^(j/65536)
+for |j| <= 128, sin(j/256) and cos(j/256) for 0 <= j <= 201, atan(j/256) for 0 <= j <= 256, each truncated (floor) to a multiple of 2^-576 (ln 2) or 2^-512 (the
 others), as little-endian u64
 limbs (mpmath at 2000 bits). Checked independently against MPFR (rug) by core's tests; rerun only
 to change the tables:
     python3 core/tools/gen_fixed_table.py > core/src/functions/fixed_table.rs
 """
-from mpmath import mp, mpf, floor, exp, log, sin, cos
+from mpmath import mp, mpf, floor, exp, log, sin, cos, atan
 
 mp.prec = 2000
 
@@ -58,5 +58,12 @@ print("/// j = 0, else 0).")
 print("pub(crate) static COS_J256_FX: [[u64; 9]; 202] = [")
 for j in range(0, 202):
     v = int(floor(cos(mpf(j) / 256) * mpf(2) ** 512))
+    print("    %s," % fmt(limbs(v, 9)))
+print("];")
+print()
+print("/// ⌊atan(j/256)·2^512⌋ for j = 0..=256: eight fraction limbs and the integer limb (0).")
+print("pub(crate) static ATAN_J256_FX: [[u64; 9]; 257] = [")
+for j in range(0, 257):
+    v = int(floor(atan(mpf(j) / 256) * mpf(2) ** 512))
     print("    %s," % fmt(limbs(v, 9)))
 print("];")

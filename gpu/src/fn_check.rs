@@ -402,6 +402,22 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
             xs.push(Expansion::from_f64(j * rng.sign()));
         }
     }
+    if f == Unary::Atan && T::PRECISION == 53 {
+        // The fixed-point end of atan at f64 N ≥ 3 (`atan_fixed.rs`): around 2^−9 (the switch
+        // between j = 0 and j = 1), 2^−240 (j = 0 returns z itself from there on) and tiny
+        // arguments, and the reciprocals of these (|x| > 1); both signs.
+        for &ex in &[-9, -10, -239, -240, -241, -600] {
+            for _ in 0..random / 64 + 1 {
+                let ed = rng.range(-(T::PRECISION as i32) * N as i32, -1);
+                let d: Expansion<T, N> = rand_expansion(rng, ed);
+                let base = Expansion::<T, N>::from_f64(2f64.powi(ex) * rng.sign());
+                let x = base.add(&base.mul(&d));
+                xs.push(x);
+                xs.push(Expansion::one().div(&x));
+                xs.push(base);
+            }
+        }
+    }
     if matches!(f, Unary::Sin | Unary::Cos | Unary::Tan) {
         // The fixed-point sin/cos of f64 N ≥ 3 (`sin_fixed.rs`): near its table points j/256
         // (both sides; j = 1 is the edge between paths A and B), at and around the path edges

@@ -320,9 +320,14 @@ pub const FUNCTIONS_FIXED_CU: &str = include_str!("cuda/functions_fixed.cu");
 /// `expanse_core::functions::sin_fixed`), over [`FUNCTIONS_FIXED_CU`].
 pub const FUNCTIONS_SIN_FIXED_CU: &str = include_str!("cuda/functions_sin_fixed.cu");
 
-/// The tables of [`FUNCTIONS_FIXED_CU`] and [`FUNCTIONS_SIN_FIXED_CU`], generated from
-/// expanse-core's (`expanse_core::functions::fixed`, `sin_fixed`): ln 2, e^{j/256},
-/// e^{j/65536}, sin(j/256), cos(j/256) and 1/k! as u64 limbs.
+/// The fixed-point end of atan at f64 N ≥ 3 (`gpu/src/cuda/functions_atan_fixed.cu`, mirror of
+/// `expanse_core::functions::atan_fixed`), over [`FUNCTIONS_SIN_FIXED_CU`].
+pub const FUNCTIONS_ATAN_FIXED_CU: &str = include_str!("cuda/functions_atan_fixed.cu");
+
+/// The tables of [`FUNCTIONS_FIXED_CU`], [`FUNCTIONS_SIN_FIXED_CU`] and
+/// [`FUNCTIONS_ATAN_FIXED_CU`], generated from expanse-core's (`expanse_core::functions::fixed`,
+/// `sin_fixed`, `atan_fixed`): ln 2, e^{j/256}, e^{j/65536}, sin(j/256), cos(j/256),
+/// atan(j/256), 1/(2k+1) and 1/k! as u64 limbs.
 pub fn fixed_part() -> String {
     use expanse_core::functions::fixed;
     let join = |v: &[u64]| -> String {
@@ -376,6 +381,24 @@ pub fn fixed_part() -> String {
         rows.len(),
         join(&rows)
     );
+    use expanse_core::functions::atan_fixed;
+    let rows: Vec<u64> = (0..=atan_fixed::ATAN_TAB_MAX)
+        .flat_map(atan_fixed::atan_j256_fx)
+        .collect();
+    s += &format!(
+        "__device__ const u64 FX_ATAN_J256[{}] = {{{}\n}};\n",
+        rows.len(),
+        join(&rows)
+    );
+    let odd: Vec<u64> = (0..=atan_fixed::ATAN_MAX_DEG)
+        .flat_map(atan_fixed::inv_odd_fx)
+        .collect();
+    s += &format!(
+        "#define FX_ATAN_MAX_DEG {}\n__device__ const u64 FX_INV_ODD[{}] = {{{}\n}};\n",
+        atan_fixed::ATAN_MAX_DEG,
+        odd.len(),
+        join(&odd)
+    );
     let facts: Vec<u64> = (0..=fixed::MAX_DEG).flat_map(fixed::inv_fact_fx).collect();
     s += &format!(
         "__device__ const u64 FX_INV_FACT[{}] = {{{}\n}};\n",
@@ -407,6 +430,7 @@ pub fn functions_program<T: FloatTerm>() -> &'static CudaProgram {
                 fixed,
                 FUNCTIONS_FIXED_CU,
                 FUNCTIONS_SIN_FIXED_CU,
+                FUNCTIONS_ATAN_FIXED_CU,
                 FUNCTIONS_CU,
             ]
             .into_boxed_slice(),

@@ -38,6 +38,7 @@
 //! assert!(b.rel > 0.0 && b.rel * 2f64.powi(212) < 1000.0);
 //! ```
 
+pub mod atan_fixed;
 pub mod batch;
 pub mod constants;
 mod constants_table;

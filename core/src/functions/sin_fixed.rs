@@ -197,7 +197,7 @@ pub fn sc_series<const W: usize>(z: &[u64; L], odd: bool) -> [u64; L] {
 
 /// The terms of ρ·2^σ (ρ = |r|, r's terms in `r`) truncated to W fraction limbs (module doc,
 /// "Conversion").
-fn to_fixed<const W: usize>(r: &[f64], negative: bool, sigma: i32) -> [u64; L] {
+pub(crate) fn to_fixed<const W: usize>(r: &[f64], negative: bool, sigma: i32) -> [u64; L] {
     let fr = W + 1;
     let mut acc = [0u64; LA];
     for &t in r {
@@ -210,7 +210,7 @@ fn to_fixed<const W: usize>(r: &[f64], negative: bool, sigma: i32) -> [u64; L] {
 }
 
 /// v·2^{−bits}, truncated (limbs 0..=W).
-fn shift_right<const W: usize>(v: &[u64; L], bits: u32) -> [u64; L] {
+pub(crate) fn shift_right<const W: usize>(v: &[u64; L], bits: u32) -> [u64; L] {
     let mut out = [0u64; L];
     let q = (bits / 64) as usize;
     let b = bits % 64;
@@ -231,7 +231,7 @@ fn shift_right<const W: usize>(v: &[u64; L], bits: u32) -> [u64; L] {
 }
 
 /// A table row at W fraction limbs (the top W fraction limbs and the integer limb).
-fn table<const W: usize>(row: &[u64; 9]) -> [u64; L] {
+pub(crate) fn table<const W: usize>(row: &[u64; 9]) -> [u64; L] {
     let mut t = [0u64; L];
     t[..=W].copy_from_slice(&row[8 - W..]);
     t
@@ -251,7 +251,7 @@ pub(crate) fn sin_cos_terms(r: &[f64], want_sin: bool, want_cos: bool) -> ([f64;
 }
 
 /// The exponent e of v > 0 with 2^{e−1} ≤ v < 2^e.
-fn exponent(v: f64) -> i32 {
+pub(crate) fn exponent(v: f64) -> i32 {
     let bits = v.to_bits();
     let ex = ((bits >> 52) & 0x7ff) as i32;
     if ex == 0 {

@@ -680,6 +680,10 @@ fn atan_table_bound<T: FloatTerm>(n: usize) -> f64 {
     let kd = cat((0.5 + 1.0 / (1u64 << 20) as f64) * o.mul, o.add);
     let eps = cat(cat(num, o.div), kd / (1.0 - kd));
     let theta = eps * (1.0 + 3.0 * eps);
+    if atan_fixed_path::<T>(n) {
+        // Series, table and sum in fixed point: its own derivation (`atan_fixed.rs`).
+        return super::atan_fixed::atan_fixed_bound(n, theta);
+    }
     let tb = atan_tab_t_bound();
     let eta = if n == 2 {
         let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
@@ -1035,6 +1039,21 @@ fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansi
         let d = fast2::add_dominant_term(&z.mul_term(c), T::ONE);
         fast2::div(&num, &d)
     };
+    if atan_fixed_path::<T>(N) {
+        // f64 N ≥ 3: series, table and sum in fixed point (`atan_fixed.rs`).
+        let mut tt = [0.0f64; N];
+        for (o, v) in tt.iter_mut().zip(t.terms()) {
+            *o = v.to_f64();
+        }
+        if let Some(y) = super::atan_fixed::atan_finish_terms(&tt, j) {
+            let mut out = [T::ZERO; N];
+            for (o, v) in out.iter_mut().zip(&y) {
+                *o = T::from_f64(*v);
+            }
+            return Expansion::from_normalized(out);
+        }
+        debug_assert!(false, "atan: |t| above the fixed-point path's bound");
+    }
     let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
     let t_est = t.hi().to_f64().abs() * margin * margin;
     let j_max = atan_tab_steps(T::PRECISION, N);
@@ -1143,6 +1162,11 @@ pub(crate) fn quadrant<T: FloatTerm, const N: usize>(
         (_, 0) | (_, 2) => s.div(&cos_from_sin(&s)),
         _ => cos_from_sin(&s).div(&s).neg(),
     }
+}
+
+/// Whether atan's table path ends in fixed point (`atan_fixed.rs`): f64 N ≥ 3.
+pub(crate) fn atan_fixed_path<T: FloatTerm>(n: usize) -> bool {
+    T::PRECISION == 53 && n >= 3
 }
 
 /// Whether sin, cos and tan of (T, N) take the fixed-point path (`sin_fixed.rs`): f64 N ≥ 3.

@@ -6,7 +6,7 @@
 //! overflow thresholds, where the rounding meets subnormal terms and +∞.
 
 use crate::common::SplitMix;
-use expanse_core::functions::{error_bound, fixed, sin_fixed, Unary};
+use expanse_core::functions::{atan_fixed, error_bound, fixed, sin_fixed, Unary};
 use expanse_core::Expansion;
 use rug::{Float, Integer};
 
@@ -297,6 +297,75 @@ fn sin_cos_series_never_borrows() {
             let rhs = Integer::from(Integer::factorial(2 * d as u32 + 2 + o as u32))
                 << (26 * (d as u32 + 1));
             assert!(lhs <= rhs, "W={w} odd={odd}: degree {d} too low");
+        }
+    }
+}
+
+/// atan's fixed-point tables (`atan_fixed.rs`): ⌊atan(j/256)·2^512⌋ (j ≤ 256) from MPFR and
+/// ⌊2^{64·MAX_W}/(2k+1)⌋ from exact integer division.
+#[test]
+fn atan_tables_against_mpfr() {
+    let prec = 2000;
+    for j in 0..=atan_fixed::ATAN_TAB_MAX {
+        let c = Float::with_val(prec, Float::with_val(prec, j) / 256u32);
+        let want = floor_int(&Float::with_val(
+            prec,
+            Float::with_val(prec, c.atan_ref()) << 512u32,
+        ));
+        assert_eq!(to_int(&atan_fixed::atan_j256_fx(j)), want, "atan({j}/256)");
+    }
+    for k in 0..=atan_fixed::ATAN_MAX_DEG {
+        let want =
+            Integer::from(Integer::from(1) << (64 * fixed::MAX_W as u32)) / (2 * k as u32 + 1);
+        assert_eq!(to_int(&atan_fixed::inv_odd_fx(k)), want, "1/(2·{k}+1)");
+    }
+}
+
+/// The series of `atan_fixed.rs` ("Series"): at every W and scale σ the degree's tail
+/// Z^{d+1}/(2d+3) is at most 2^{−64W−8} with Z = min(2^{−2σ}(1 + 2^−49), t_b²(1 + 2^−40)),
+/// exactly in rationals, and no Horner step borrows: the coefficient cut to w_k limbs exceeds
+/// Z·c_{k+1} ≥ ẑ·p_{k+1}. Exhaustive over W = 3..7 and σ = 8..300.
+#[test]
+fn atan_series_degree_and_no_borrow() {
+    use rug::Rational;
+    let two = |e: i32| {
+        if e >= 0 {
+            Rational::from(Integer::from(1) << e as u32)
+        } else {
+            Rational::from((Integer::from(1), Integer::from(1) << (-e) as u32))
+        }
+    };
+    let tb = Rational::from((1001, 512_000));
+    let z_table = Rational::from(&tb * &tb) * (two(0) + two(-40));
+    for w in 3..=fixed::MAX_W {
+        for sigma in 8..=300i32 {
+            let z_sigma = two(-2 * sigma) * (two(0) + two(-49));
+            let z = if z_sigma < z_table {
+                z_sigma
+            } else {
+                z_table.clone()
+            };
+            let d = atan_fixed::atan_degree(w, sigma);
+            assert!(d <= atan_fixed::ATAN_MAX_DEG, "W={w} σ={sigma}: degree {d}");
+            let mut zp = Rational::from(1);
+            for _ in 0..=d {
+                zp *= &z;
+            }
+            let tail = zp / (2 * d as u32 + 3);
+            assert!(
+                tail <= two(-64 * w as i32 - 8),
+                "W={w} σ={sigma}: degree {d} too low"
+            );
+            for k in 0..d {
+                let wk = fixed::step_limbs(w, k);
+                let drop = 64 * (fixed::MAX_W - wk) as u32;
+                let c_k = Integer::from(to_int(&atan_fixed::inv_odd_fx(k)) >> drop) << drop;
+                let next = Rational::from(to_int(&atan_fixed::inv_odd_fx(k + 1))) * &z;
+                assert!(
+                    Rational::from(c_k) > next,
+                    "W={w} σ={sigma} k={k}: a borrow is possible"
+                );
+            }
         }
     }
 }

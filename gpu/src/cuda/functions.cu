@@ -1341,6 +1341,11 @@ template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) 
         X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
         t = ac_div<M>(num, d);
     }
+    if constexpr (T_PREC == 53 && M >= 3) {
+        // f64 M >= 3: series, table and sum in fixed point (functions_atan_fixed.cu).
+        X<M> y;
+        if (fx_atan_finish<M>(t, j, y)) return y;
+    }
     double margin = 1.0 + 1.0 / (double)(1u << 20);
     double t_est = d_abs(fn_hi(t)) * margin * margin;
     int steps = tr_atan_steps(t_est, tr_trunc_target(M));
