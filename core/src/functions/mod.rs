@@ -18,7 +18,9 @@
 //! - [`hyperbolic`]: sinh, cosh, tanh, asinh, acosh, atanh;
 //! - [`trig`]: sin, cos, sin_cos, tan, atan, atan2, asin, acos (Cody–Waite reduction for
 //!   moderate arguments, Payne–Hanek for large ones and near multiples of π/2; atan by a
-//!   table of atan(j/256) for f64 N ≥ 2 and f32 N = 2..4, elsewhere by argument halvings).
+//!   table of atan(j/256) for f64 N ≥ 2 and f32 N = 2..4, elsewhere by argument halvings);
+//! - [`sin_fixed`], [`atan_fixed`]: the fixed-point kernels of sin/cos and of atan at f64
+//!   N ≥ 3 ([`fixed`] holds the limb arithmetic and exp's kernel).
 //!
 //! Compile time: each family's algorithms are generic over (T, N) but instantiated only here,
 //! through [`eval_unary`] / [`eval_binary`] (one `match` on a run-time N, as

@@ -176,6 +176,10 @@
 //!   division gives t̂ = t(1 + ε),
 //!   ε ≤ ν ⊕ δ_div ⊕ κ_d/(1 − κ_d); as t·atan′(t)/atan(t) ≤ 1, atan(t̂) = atan(t)(1 + θ),
 //!   |θ| ≤ ε(1 + 3ε) (as for the halvings).
+//! - *f64 N ≥ 3*: everything after t̂ (the series, the table value and the sum, below) runs
+//!   in fixed-point integer arithmetic instead, with its own derivation and bound in
+//!   [`super::atan_fixed`] (θ below enters it unchanged); the rest of this list describes f64
+//!   N = 2 and f32 N = 2..4.
 //! - *Series* of atan t̂: J from the thresholds at t_est = |t̂₀|(1 + 2^−20)², at most
 //!   J_T = steps(t_b) with t_b = 1.001/(2K) ≥ |t̂| (|z − c| ≤ 1/(2K) + u·z₀ times 1 + ν,
 //!   1 + zc ≥ 1; J_T = 5, 8, 11, 14, 17, 20, 23 for f64 N = 2..8, 2, 4, 5 for f32
