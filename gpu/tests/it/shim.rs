@@ -62,7 +62,7 @@ pub fn build(cxx: &str, dir: &std::path::Path, name: &str, source: &str) -> std:
     let exe = dir.join(name);
     std::fs::write(&cpp, source).unwrap();
     let out = Command::new(cxx)
-        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-w", "-o"])
+        .args(["-std=c++17", "-O0", "-ffp-contract=off", "-w", "-o"])
         .arg(&exe)
         .arg(&cpp)
         .output()
