@@ -55,7 +55,8 @@ pub fn multi_instance_source(
     s + main
 }
 
-/// Compiles `source` for the host (C++17, `-O1 -ffp-contract=off`) into `dir/name`; panics
+/// Compiles `source` for the host (C++17, `-O0 -ffp-contract=off`: quickest to build, the
+/// same IEEE operations as any level without contraction) into `dir/name`; panics
 /// with the compiler's message on failure.
 pub fn build(cxx: &str, dir: &std::path::Path, name: &str, source: &str) -> std::path::PathBuf {
     let cpp = dir.join(format!("{name}.cpp"));
