@@ -63,9 +63,9 @@
 //!   ([`atan_fixed_bound`]). The table term dominates where it exists, so the stated bound is
 //!   about 2^{9−F+2} + θ: at f64 N = 8 θ (the division's) is the main part.
 
-use super::fixed::{add, frac_limbs, mul_lo, mul_trunc, step_limbs, sub, to_terms, L, MAX_W};
+use super::fixed::{add, frac_limbs, mul_trunc, step_limbs, sub, to_terms, L, MAX_W};
 use super::fixed_table::ATAN_J256_FX;
-use super::sin_fixed::{exponent, shift_right, table, to_fixed};
+use super::sin_fixed::{alt_series, exponent, shift_right, table, to_fixed};
 
 /// Largest table index: 256 (c = 1).
 pub const ATAN_TAB_MAX: usize = 256;
@@ -132,56 +132,10 @@ pub fn atan_j256_fx(j: usize) -> [u64; 9] {
     ATAN_J256_FX[j.min(ATAN_TAB_MAX)]
 }
 
-/// Horner steps k = `hi`, …, `lo_k` (descending) of H at WK fraction limbs: p ← c_k − ẑ·p;
-/// one instance per (W, WK), so the limb loops are unrolled.
-#[inline(never)]
-fn atan_stage<const W: usize, const WK: usize>(
-    p: &mut [u64; L],
-    z: &[u64; L],
-    hi: usize,
-    lo_k: usize,
-) {
-    let lo = W - WK.min(W);
-    let mut k = hi;
-    loop {
-        let zp = mul_lo::<W>(z, p, lo);
-        let mut c = [0u64; L];
-        c[lo..=W].copy_from_slice(&INV_ODD[k][MAX_W - W + lo..=MAX_W]);
-        *p = sub::<W>(&c, &zp, lo);
-        if k == lo_k {
-            break;
-        }
-        k -= 1;
-    }
-}
-
-/// H(ẑ) to degree d by the Horner scheme of the module doc at W fraction limbs, the steps
-/// grouped by their limb count.
+/// H(ẑ) to degree d by the Horner scheme of the module doc at W fraction limbs (the shared
+/// driver of [`super::sin_fixed`], with exp's limb plan).
 pub fn atan_series<const W: usize>(z: &[u64; L], d: usize) -> [u64; L] {
-    let d = d.min(ATAN_MAX_DEG);
-    let lo_d = W - step_limbs(W, d);
-    let mut p = [0u64; L];
-    p[lo_d..=W].copy_from_slice(&INV_ODD[d][MAX_W - W + lo_d..=MAX_W]);
-    let mut k = d;
-    while k > 0 {
-        let wk = step_limbs(W, k - 1);
-        let mut lo_k = k - 1;
-        while lo_k > 0 && step_limbs(W, lo_k - 1) == wk {
-            lo_k -= 1;
-        }
-        let hi = k - 1;
-        match wk {
-            1 => atan_stage::<W, 1>(&mut p, z, hi, lo_k),
-            2 => atan_stage::<W, 2>(&mut p, z, hi, lo_k),
-            3 => atan_stage::<W, 3>(&mut p, z, hi, lo_k),
-            4 if W >= 4 => atan_stage::<W, 4>(&mut p, z, hi, lo_k),
-            5 if W >= 5 => atan_stage::<W, 5>(&mut p, z, hi, lo_k),
-            6 if W >= 6 => atan_stage::<W, 6>(&mut p, z, hi, lo_k),
-            _ => atan_stage::<W, 7>(&mut p, z, hi, lo_k),
-        }
-        k = lo_k;
-    }
-    p
+    alt_series::<W>(z, (&INV_ODD[..], 1, 0), d.min(ATAN_MAX_DEG), step_limbs)
 }
 
 /// atan(j/256) + atan t̂ as N f64 terms (N = `t.len()` ≥ 3; t̂ ≠ 0 with |t̂| ≤ t_b, t̂ = z

@@ -136,13 +136,15 @@ pub fn cos_j256_fx(j: usize) -> [u64; 9] {
     COS_J256_FX[j.min(SIN_TAB_MAX)]
 }
 
-/// Horner steps k = `hi`, …, `lo_k` (descending) of S (`odd` = 1) or C (0) at WK fraction
-/// limbs: p ← a_k − ẑ·p; one instance per (W, WK), so the limb loops are unrolled.
+/// Horner steps k = `hi`, …, `lo_k` (descending) of an alternating series at WK fraction
+/// limbs: p ← a_k − ẑ·p with a_k = `coefs[stride·k + offset]` (MAX_W fraction limbs, cut to
+/// WK); one instance per (W, WK), so the limb loops are unrolled. S and C here (1/(2k+1)! and
+/// 1/(2k)!: stride 2), atan's H ([`super::atan_fixed`], 1/(2k+1): stride 1).
 #[inline(never)]
-fn sc_stage<const W: usize, const WK: usize>(
+fn alt_stage<const W: usize, const WK: usize>(
     p: &mut [u64; L],
     z: &[u64; L],
-    odd: usize,
+    (coefs, stride, offset): (&[[u64; L]], usize, usize),
     hi: usize,
     lo_k: usize,
 ) {
@@ -151,7 +153,7 @@ fn sc_stage<const W: usize, const WK: usize>(
     loop {
         let zp = mul_lo::<W>(z, p, lo);
         let mut c = [0u64; L];
-        c[lo..=W].copy_from_slice(&INV_FACT[2 * k + odd][MAX_W - W + lo..=MAX_W]);
+        c[lo..=W].copy_from_slice(&coefs[stride * k + offset][MAX_W - W + lo..=MAX_W]);
         *p = sub::<W>(&c, &zp, lo);
         if k == lo_k {
             break;
@@ -160,8 +162,44 @@ fn sc_stage<const W: usize, const WK: usize>(
     }
 }
 
+/// The alternating series Σ_k (−ẑ)^k a_k to degree d by Horner at W fraction limbs, step k at
+/// `plan(W, k)` limbs, the steps grouped by their limb count ([`alt_stage`] for the
+/// coefficients).
+#[inline(always)]
+pub(crate) fn alt_series<const W: usize>(
+    z: &[u64; L],
+    coefs: (&[[u64; L]], usize, usize),
+    d: usize,
+    plan: fn(usize, usize) -> usize,
+) -> [u64; L] {
+    let (table, stride, offset) = coefs;
+    let lo_d = W - plan(W, d);
+    let mut p = [0u64; L];
+    p[lo_d..=W].copy_from_slice(&table[stride * d + offset][MAX_W - W + lo_d..=MAX_W]);
+    let mut k = d;
+    while k > 0 {
+        let wk = plan(W, k - 1);
+        let mut lo_k = k - 1;
+        while lo_k > 0 && plan(W, lo_k - 1) == wk {
+            lo_k -= 1;
+        }
+        let hi = k - 1;
+        match wk {
+            1 => alt_stage::<W, 1>(&mut p, z, coefs, hi, lo_k),
+            2 => alt_stage::<W, 2>(&mut p, z, coefs, hi, lo_k),
+            3 => alt_stage::<W, 3>(&mut p, z, coefs, hi, lo_k),
+            4 if W >= 4 => alt_stage::<W, 4>(&mut p, z, coefs, hi, lo_k),
+            5 if W >= 5 => alt_stage::<W, 5>(&mut p, z, coefs, hi, lo_k),
+            6 if W >= 6 => alt_stage::<W, 6>(&mut p, z, coefs, hi, lo_k),
+            _ => alt_stage::<W, 7>(&mut p, z, coefs, hi, lo_k),
+        }
+        k = lo_k;
+    }
+    p
+}
+
 /// S(ẑ) (`odd`) or C(ẑ) for 0 ≤ ẑ ≤ Z by the Horner scheme of the module doc at W fraction
-/// limbs, the steps grouped by their limb count.
+/// limbs.
 pub fn sc_series<const W: usize>(z: &[u64; L], odd: bool) -> [u64; L] {
     // Inline consts: evaluated at compile time, not per call.
     let d = if odd {
@@ -169,30 +207,7 @@ pub fn sc_series<const W: usize>(z: &[u64; L], odd: bool) -> [u64; L] {
     } else {
         const { sc_degree(W, false) }
     };
-    let o = odd as usize;
-    let lo_d = W - sc_step_limbs(W, d);
-    let mut p = [0u64; L];
-    p[lo_d..=W].copy_from_slice(&INV_FACT[2 * d + o][MAX_W - W + lo_d..=MAX_W]);
-    let mut k = d;
-    while k > 0 {
-        let wk = sc_step_limbs(W, k - 1);
-        let mut lo_k = k - 1;
-        while lo_k > 0 && sc_step_limbs(W, lo_k - 1) == wk {
-            lo_k -= 1;
-        }
-        let hi = k - 1;
-        match wk {
-            1 => sc_stage::<W, 1>(&mut p, z, o, hi, lo_k),
-            2 => sc_stage::<W, 2>(&mut p, z, o, hi, lo_k),
-            3 => sc_stage::<W, 3>(&mut p, z, o, hi, lo_k),
-            4 if W >= 4 => sc_stage::<W, 4>(&mut p, z, o, hi, lo_k),
-            5 if W >= 5 => sc_stage::<W, 5>(&mut p, z, o, hi, lo_k),
-            6 if W >= 6 => sc_stage::<W, 6>(&mut p, z, o, hi, lo_k),
-            _ => sc_stage::<W, 7>(&mut p, z, o, hi, lo_k),
-        }
-        k = lo_k;
-    }
-    p
+    alt_series::<W>(z, (&INV_FACT[..], 2, odd as usize), d, sc_step_limbs)
 }
 
 /// The terms of ρ·2^σ (ρ = |r|, r's terms in `r`) truncated to W fraction limbs (module doc,
