@@ -65,7 +65,7 @@
 
 use super::fixed::{add, frac_limbs, mul_trunc, step_limbs, sub, to_terms, L, MAX_W};
 use super::fixed_table::ATAN_J256_FX;
-use super::sin_fixed::{alt_series, exponent, shift_right, table, to_fixed};
+use super::sin_fixed::{alt_horner_error, alt_series, exponent, shift_right, table, to_fixed};
 
 /// Largest table index: 256 (c = 1).
 pub const ATAN_TAB_MAX: usize = 256;
@@ -203,14 +203,7 @@ pub fn atan_fixed_bound(n: usize, theta: f64) -> f64 {
     let tb = 1.001 / 512.0;
     let z_max = tb * tb * (1.0 + p2(-40));
     // Horner error (the largest degree, σ ≤ 9, dominates) and the tail, in ulp_F.
-    let d = atan_degree(w, 8);
-    let mut eh = 0.0f64;
-    for k in 0..=d {
-        let wk = step_limbs(w, k);
-        let cut = if wk < w { 1.02 } else { 0.0 };
-        let e_k = (wk as f64 + 2.01 + cut) * p2(-64 * wk as i32);
-        eh += z_max.powi(k as i32) * e_k;
-    }
+    let eh = alt_horner_error(w, atan_degree(w, 8), z_max, step_limbs, 1.02);
     let eps_h = eh / ulp + p2(-8) + 1.0001 / 3.0;
     let e_b = 2.0002 + 1.0001 * eps_h;
     let eps0 = (e_b * ulp / 0.4998).max(p2(-479));

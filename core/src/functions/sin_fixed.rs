@@ -198,6 +198,26 @@ pub(crate) fn alt_series<const W: usize>(
     p
 }
 
+/// The Horner error of [`alt_series`] to degree d at W = `w` (absolute, not in ulp_F):
+/// Σ_k z_max^k·e_k with e_k = (w_k + 2.01 + [w_k < W]·cut)·2^{−64w_k}, w_k = `plan(w, k)` (the
+/// product, the coefficient's cut and, below W limbs, the cut of ẑ times `cut` ≥ |p|).
+pub(crate) fn alt_horner_error(
+    w: usize,
+    d: usize,
+    z_max: f64,
+    plan: fn(usize, usize) -> usize,
+    cut: f64,
+) -> f64 {
+    let mut eh = 0.0f64;
+    for k in 0..=d {
+        let wk = plan(w, k);
+        let c = if wk < w { cut } else { 0.0 };
+        let e_k = (wk as f64 + 2.01 + c) * (-64.0 * wk as f64).exp2();
+        eh += z_max.powi(k as i32) * e_k;
+    }
+    eh
+}
+
 /// S(ẑ) (`odd`) or C(ẑ) for 0 ≤ ẑ ≤ Z by the Horner scheme of the module doc at W fraction
 /// limbs.
 pub fn sc_series<const W: usize>(z: &[u64; L], odd: bool) -> [u64; L] {
@@ -379,13 +399,7 @@ pub fn sin_cos_fixed_parts(n: usize) -> (f64, f64) {
     // Horner error and tail of S (odd) or C, in ulp_F.
     let series = |odd: bool| {
         let d = sc_degree(w, odd);
-        let mut eh = 0.0f64;
-        for k in 0..=d {
-            let wk = sc_step_limbs(w, k);
-            let cut = if wk < w { 1.0 } else { 0.0 };
-            let e_k = (wk as f64 + 2.01 + cut) * p2(-64 * wk as i32);
-            eh += z_max.powi(k as i32) * e_k;
-        }
+        let eh = alt_horner_error(w, d, z_max, sc_step_limbs, 1.0);
         let mut tail = z_max.powi(d as i32 + 1);
         for i in 1..=(2 * d + 2 + odd as usize) {
             tail /= i as f64;
