@@ -1134,8 +1134,8 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
         Unary::Exp => exp_slices::<L, N>(xe, oe),
         Unary::ExpM1 if const { N >= 2 } => expm1_vec::<L, N>(xe, oe),
         Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => hyp_vec::<L, N>(f, xe, oe),
-        // At N ≤ 2 the scalar ln (double-word shortcuts, one Newton step) is as fast as
-        // the lanes, whose division stays scalar.
+        // At N ≤ 2 the scalar ln (f64: the table path of `ln_dd.rs`; f32: double-word
+        // shortcuts, one Newton step) is as fast as the lanes, whose division stays scalar.
         // f64 N ≥ 3 ln: the scalar function (one Newton step on the fixed-point exp,
         // `exp_log::ln_newton`; faster than the lane core).
         Unary::Ln if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } => {

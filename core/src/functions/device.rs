@@ -286,8 +286,10 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
 
 /// f64 constants of the algorithms, by name: `LN2_HI`, `LN2_LO` (exp's choice of j),
 /// `LOG2_E`, `SQRT_2`, `LN_2`, `R_MAX` (bound of the reduced trigonometric argument),
-/// `FRAC_2_PI` and `CW_R_HI` (the Cody–Waite reduction's q and upper check), and
-/// `ATAN_Z_LIM` for term type T, a list indexed by N − 1 (tan(π/2^{h+2}) for the plan's h).
+/// `FRAC_2_PI` and `CW_R_HI` (the Cody–Waite reduction's q and upper check), `LN_R1` and
+/// `LN_R2` (the reciprocal tables of ln at f64 N = 2, four numbers per row: r and the three
+/// terms of −ln r; rows for j = 90..=182 and −91..=91), and `ATAN_Z_LIM` for term type T, a
+/// list indexed by N − 1 (tan(π/2^{h+2}) for the plan's h).
 pub fn f64_params<T: FloatTerm>() -> Vec<(&'static str, Vec<f64>)> {
     let p = T::PRECISION;
     vec![
@@ -299,6 +301,22 @@ pub fn f64_params<T: FloatTerm>() -> Vec<(&'static str, Vec<f64>)> {
         ("R_MAX", vec![super::trig::R_MAX]),
         ("FRAC_2_PI", vec![core::f64::consts::FRAC_2_PI]),
         ("CW_R_HI", vec![super::trig::trig_reduce::CW_R_HI]),
+        (
+            "LN_R1",
+            super::ln_table::LN_R1
+                .iter()
+                .flatten()
+                .map(|&b| f64::from_bits(b))
+                .collect(),
+        ),
+        (
+            "LN_R2",
+            super::ln_table::LN_R2
+                .iter()
+                .flatten()
+                .map(|&b| f64::from_bits(b))
+                .collect(),
+        ),
         (
             "ATAN_Z_LIM",
             (1..=8)

@@ -1035,6 +1035,20 @@ pub(crate) fn ln_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, extra: i32) 
 /// The public ln (`Unary::Ln`): at f64 N ≥ 3 one Newton step on the fixed-point exp
 /// ([`ln_newton`]) away from 1, else [`ln_shifted`] (module doc, "ln at f64 N ≥ 3").
 pub(crate) fn ln_public<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
+    // At f64 N = 2 the table path of `ln_dd` (its module doc).
+    if const { T::PRECISION == 53 && N == 2 } {
+        if let Some(y) = ln_special(x) {
+            return y;
+        }
+        let t = x.terms();
+        let x2 = Expansion::<f64, 2>::from_normalized([t[0].to_f64(), t[1].to_f64()]);
+        if let Some(y) = super::ln_dd::ln_dd(&x2) {
+            let mut out = [T::ZERO; N];
+            out[0] = T::from_f64(y.terms()[0]);
+            out[1] = T::from_f64(y.terms()[1]);
+            return E::from_normalized(out);
+        }
+    }
     // An inline const: `ln_newton` is not instantiated for f32 or N ≤ 2.
     if const { T::PRECISION == 53 && N >= 3 } {
         if let Some(y) = ln_newton(x) {
@@ -1576,13 +1590,24 @@ fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
     sum.max(lg(t.a) + core + trunc / 0.346 + 2.001 * eta)
 }
 
-/// Relative bound of ln (at f64 N ≥ 3 the larger of the two paths' bounds: both are taken).
+/// Relative bound of the public ln (`ln_public`): at f64 N = 2 the table path's
+/// ([`super::ln_dd::ln_dd_rel`], the only path taken there), at f64 N ≥ 3 the larger of the
+/// two paths' bounds (both are taken), elsewhere [`ln_shifted_rel`].
 pub(crate) fn ln_rel<T: FloatTerm>(t: &Tier) -> f64 {
-    let old = ex(ln_log::<T>(t)) * FIN;
+    let old = ln_shifted_rel::<T>(t);
+    if T::PRECISION == 53 && t.n == 2 {
+        return super::ln_dd::ln_dd_rel(FIN);
+    }
     if T::PRECISION == 53 && t.n >= 3 {
         return old.max(ln_newton_rel::<T>(t));
     }
     old
+}
+
+/// Relative bound of [`ln_shifted`] (the ln_1p-core path: pow and the inverse hyperbolic
+/// functions call it directly).
+pub(crate) fn ln_shifted_rel<T: FloatTerm>(t: &Tier) -> f64 {
+    ex(ln_log::<T>(t)) * FIN
 }
 
 /// Relative bound of [`ln_newton`] (module doc, "ln at f64 N ≥ 3").
@@ -1698,7 +1723,8 @@ pub fn error_bound_binary<T: FloatTerm>(f: Binary, n: usize) -> ErrorBound {
     match f {
         Binary::Pow => {
             let z = if T::PRECISION == 53 { 745.0 } else { 104.0 };
-            let via_exp = ex(z * ex(lg(ln_rel::<T>(&t)) + lg(t.m)) + lg(exp_rel::<T>(&t))) * FIN;
+            let via_exp =
+                ex(z * ex(lg(ln_shifted_rel::<T>(&t)) + lg(t.m)) + lg(exp_rel::<T>(&t))) * FIN;
             let via_powi = powi_error_bound::<T>(n, -16).rel;
             ErrorBound {
                 rel: via_exp.max(via_powi),

@@ -49,7 +49,7 @@
 
 use super::exp_log::{
     below_pow2, ex, exp, exp_rel, exp_shifted, expm1, expm1_rel, from_two, hi, lg, ln1p, ln1p_rel,
-    ln_rel, ln_shifted, prec_bits, special, tier, unproven, via_two,
+    ln_shifted, ln_shifted_rel, prec_bits, special, tier, unproven, via_two,
 };
 use super::{ErrorBound, Unary};
 use crate::expansion::Expansion;
@@ -265,7 +265,7 @@ pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
     let tiny = p2(-t.p - 7);
     let b_exp = exp_rel::<T>(&t);
     let b_expm1 = expm1_rel::<T>(&t);
-    let b_ln = ln_rel::<T>(&t);
+    let b_ln = ln_shifted_rel::<T>(&t);
     let b_ln1p = ln1p_rel::<T>(&t);
     let beyond = ex(lg(b_exp) + lg(p2(-t.p - 5)) + t.sub);
     let large_ln = ex(lg(b_ln) + lg(p2(-t.p - 6)) + t.sub);

@@ -50,6 +50,8 @@ mod fast2;
 pub mod fixed;
 mod fixed_table;
 pub mod hyperbolic;
+mod ln_dd;
+mod ln_table;
 #[doc(hidden)]
 pub mod seeds;
 pub mod sin_fixed;

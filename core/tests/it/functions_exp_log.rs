@@ -814,3 +814,55 @@ fn ln2_chunks_against_mpfr() {
     check::<f64>(42, 3);
     check::<f32>(16, 4);
 }
+
+/// The reciprocal tables of ln at f64 N = 2 (`ln_dd.rs`, through `device::f64_params`, the
+/// data the CPU reads and the GPU program is generated from), against MPFR at 1000 bits: r is
+/// the f64 nearest 128/j (j = 90..=182) or 1/(1 + j·2^−14) (j = −91..=91), and the three
+/// terms are a greedy expansion of −ln r (each term the f64 nearest the rest) whose sum is
+/// within 1.01·u³·|ln r| of it (the bound `ln_dd_rel` uses); the rows for r = 1 are zero.
+#[test]
+fn ln_dd_tables_against_mpfr() {
+    use expanse_core::functions::device;
+    let prec = 1000;
+    let params = device::f64_params::<f64>();
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no table {name}"))
+    };
+    let u = f64::EPSILON / 2.0;
+    let check = |table: &[f64], js: std::ops::RangeInclusive<i32>, recip: &dyn Fn(i32) -> Float| {
+        assert_eq!(table.len(), 4 * js.clone().count());
+        for (row, j) in table.chunks(4).zip(js) {
+            let want_r = recip(j).to_f64();
+            assert_eq!(row[0].to_bits(), want_r.to_bits(), "r for j = {j}");
+            let want = -Float::with_val(prec, Float::with_val(prec, row[0]).ln_ref());
+            let mut rest = want.clone();
+            for (i, &t) in row[1..].iter().enumerate() {
+                let nearest = rest.to_f64();
+                assert!(
+                    t.to_bits() == nearest.to_bits() || (t == 0.0 && nearest == 0.0),
+                    "term {i} of -ln r, j = {j}: {t:e} against {nearest:e}"
+                );
+                rest -= t;
+            }
+            let err = rest.to_f64().abs();
+            assert!(
+                err <= 1.01 * u * u * u * want.to_f64().abs(),
+                "j = {j}: tail {err:e}"
+            );
+            if want_r == 1.0 {
+                assert!(row[1..].iter().all(|&t| t == 0.0), "j = {j}");
+            }
+        }
+    };
+    check(&get("LN_R1"), 90..=182, &|j| {
+        Float::with_val(prec, Float::with_val(prec, 128) / j)
+    });
+    check(&get("LN_R2"), -91..=91, &|j| {
+        let d = Float::with_val(prec, 1) + Float::with_val(prec, j) / 16384u32;
+        Float::with_val(prec, Float::with_val(prec, 1) / d)
+    });
+}

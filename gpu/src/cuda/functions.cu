@@ -567,8 +567,72 @@ template <int M> __device__ __noinline__ bool el_ln_newton(const X<M> &x, X<M> &
     return true;
 }
 
-// The public ln (FN_LN): el_ln_newton at f64 N >= 3 where it applies, else el_ln_shifted.
+// ln at f64 M = 2 by two reciprocal-table steps and a short series (ln_dd.rs, module doc):
+// t = x 2^-k, v1 = t r1 - 1 and v2 = (1 + v1) r2 - 1 from exact pieces, ln(1 + v2) by three
+// FMAs and five double-word operations, then K C_i + T1 + T2 + P rounded once. FD_LN_R1 and
+// FD_LN_R2: four f64 per row (r, then -ln r in three terms). False only for a table index
+// outside the proven range (an argument that is not an ulp-nonoverlapping double-word).
+template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out) {
+    double x0 = (double)x.t[0], x1 = (double)x.t[1];
+    int s = 0;
+    if (x0 < 0x1.0p-1000) {
+        x0 = d_ldexp(x0, 128);
+        x1 = d_ldexp(x1, 128);
+        s = 128;
+    }
+    int k = el_ln_exponent(x0);
+    double t0 = d_ldexp(x0, -k), t1 = d_ldexp(x1, -k);
+    int i1 = (int)round(t0 * 128.0) - 90;
+    if (i1 < 0 || i1 >= 93) return false;
+    const u64 *row1 = &FD_LN_R1[4 * i1];
+    double r1 = d_of_bits(row1[0]);
+    T p, e, q, f, a, b, h, l1, v1h, v1l;
+    two_prod(t0, r1, p, e);
+    two_prod(t1, r1, q, f);
+    two_sum(e, q, a, b);
+    two_sum(p - 1.0, a, h, l1);
+    two_sum(h, l1 + (b + f), v1h, v1l);
+    int i2 = (int)round(v1h * 16384.0) + 91;
+    if (i2 < 0 || i2 >= 183) return false;
+    const u64 *row2 = &FD_LN_R2[4 * i2];
+    double r2 = d_of_bits(row2[0]);
+    T p2, e2, q2, f2, sg, sg_e, a2, b2, h2, l2;
+    two_prod(v1h, r2, p2, e2);
+    two_prod(v1l, r2, q2, f2);
+    two_sum(r2 - 1.0, p2, sg, sg_e);
+    two_sum(e2, q2, a2, b2);
+    two_sum(sg, a2, h2, l2);
+    X<M> v;
+    two_sum(h2, l2 + (sg_e + (b2 + f2)), v.t[0], v.t[1]);
+    double vh = v.t[0];
+    double tau = fma(fma(fma(-0.125, vh, 0x1.2492492492492p-3), vh, -0x1.5555555555555p-3), vh, 0.2);
+    X<M> av, c3;
+    fast_two_sum(-0.25, vh * tau, av.t[0], av.t[1]);
+    c3.t[0] = 0x1.5555555555555p-2;
+    c3.t[1] = 0x1.5555555555555p-56;
+    X<M> bv = ac_add<M>(c3, ac_mul<M>(v, av));
+    X<M> qv = ac_add_term<M>(ac_mul<M>(v, bv), T(-0.5));
+    X<M> w = ac_mul<M>(ac_sqr<M>(v), qv);
+    X<M> pv = ac_add<M>(v, w);
+    double kt = (double)(k - s);
+    T list[11] = {
+        kt * t_of_bits((u64)FT_LN2_CHUNKS[0]), d_of_bits(row1[1]), kt * t_of_bits((u64)FT_LN2_CHUNKS[1]),
+        d_of_bits(row2[1]), pv.t[0], d_of_bits(row1[2]), kt * t_of_bits((u64)FT_LN2_CHUNKS[2]),
+        d_of_bits(row2[2]), pv.t[1], d_of_bits(row1[3]), d_of_bits(row2[3])};
+    out = fn_round_sum<M>(list, 11);
+    return true;
+}
+
+// The public ln (FN_LN): at f64 N = 2 el_ln_dd, at f64 N >= 3 el_ln_newton where it applies,
+// else el_ln_shifted (which also returns the special values).
 template <int M> __device__ __noinline__ X<M> el_ln_public(const X<M> &x) {
+    if constexpr (sizeof(T) == 8 && M == 2) {
+        double x0 = fn_hi(x);
+        if (!x_isnan(x) && x0 > 0.0 && x0 != d_inf()) {
+            X<M> y;
+            if (el_ln_dd<M>(x, y)) return y;
+        }
+    }
     if constexpr (sizeof(T) == 8 && M >= 3) {
         X<M> y;
         if (el_ln_newton<M>(x, y)) return y;
