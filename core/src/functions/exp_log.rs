@@ -60,6 +60,18 @@
 //! of r̂ is Δ_r ≤ 0.0040ρ + K·t_L (≈ 1100·u²(2u)^N: the guard terms make k·ln 2 exact
 //! enough), and e^{r̂} = e^r·e^{θ}, |θ| ≤ Δ_r: log-space contribution Δ_r.
 //!
+//! *Reduction at f64 N = 2* (`sub_k_ln2_j_dd`; it replaces the rounded sum above there): with
+//! the three 42-bit chunks C₀, C₁, C₂ of ln 2 of [`sub_k_ln2`] (every k·C_i exact for |k| < 2^11;
+//! 0 ≤ ln 2 − ΣC_i < 2^−126): d₀ = x₀ − k·C₀ is exact by Sterbenz (k = 0: d₀ = x₀; k = ±1
+//! needs |x₀| ≥ ln 2/2 − 2^−53 ≥ C₀/2, true since ln 2 − C₀ = 2^−44.05; |k| ≥ 2:
+//! x₀/(kC₀) ∈ [0.74, 1.26]); (s₁, e₁) = 2Sum(d₀, −j/256), (s₂, e₂) = 2Sum(x₁, −k·C₁),
+//! (s₃, e₃) = 2Sum(s₁, s₂), ℓ = RN(RN(RN(e₃ + e₁) + e₂) − k·C₂), r̂ = 2Sum(s₃, ℓ). So
+//! r = r̂ + (the three roundings of ℓ) − k(ln 2 − ΣC_i), and with |s₁| ≤ 2^−8 + 2^−31,
+//! |x₁| ≤ 2u·746, |k| ≤ 1076: |e₁|, |e₃| ≤ u·2^−7.99, |e₂| ≤ u·2^−31.8, |k·C₂| ≤ 2^−73.9, so
+//! Δ_r ≤ 3u·2^−59.99·(1 + 2^−20) + 1076·2^−126 ≈ 2^−111.3 (`sub_k_ln2_j_dd_err`; before, the
+//! rounded sum's 0.0040ρ ≈ 2^−112; exp's bound 4.094 → 4.103 u²) for about a fifth of the
+//! operations of the certified rounding of the eleven-term sum.
+//!
 //! *Rounding a sum once* (here, and for w and ln x below; also the Payne–Hanek chunks of
 //! [`super::trig`]): at N ≥ 3 the exact Shewchuk accumulation and VecSumErrBranch of the
 //! accurate tier; at N = 2 its *certified* renormalisation instead (`fast2.rs` `round_sum`:
@@ -728,7 +740,44 @@ pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) 
 /// terms (module doc, "Reduction" and "Table step").
 pub(crate) fn exp_reduce<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, i32, E<T, N>) {
     let (k, j) = exp_kj(hi(x));
+    if T::PRECISION == 53 && N == 2 {
+        return (k, j, sub_k_ln2_j_dd(x, k, j));
+    }
     (k, j, sub_k_ln2_j(x, k, j))
+}
+
+/// x − k·ln 2 − j/256 at f64 N = 2 (module doc, "Reduction at f64 N = 2"): x₀ − k·C₀ exact
+/// (Sterbenz), three 2Sums, the small rest summed in f64 (three roundings), a final 2Sum.
+#[inline(always)]
+fn sub_k_ln2_j_dd<T: FloatTerm, const N: usize>(x: &E<T, N>, k: i32, j: i32) -> E<T, N> {
+    let t = x.terms();
+    let kt = T::from_f64(-(k as f64));
+    let c = |i: usize| term_from_bits::<T>(LN2_CHUNKS_F64[i], LN2_CHUNKS_F32[i]);
+    let d0 = t[0] + kt * c(0);
+    let (s1, e1) = crate::eft::two_sum(d0, T::from_f64(-(j as f64) / 256.0));
+    let (s2, e2) = crate::eft::two_sum(t[1], kt * c(1));
+    let (s3, e3) = crate::eft::two_sum(s1, s2);
+    let lo = ((e3 + e1) + e2) + kt * c(2);
+    let (h, l) = crate::eft::two_sum(s3, lo);
+    let mut out = [T::ZERO; N];
+    out[0] = h;
+    out[1] = l;
+    E::from_normalized(out)
+}
+
+/// The absolute error bound Δ_r of [`sub_k_ln2_j_dd`] (module doc, "Reduction at f64 N = 2").
+fn sub_k_ln2_j_dd_err() -> f64 {
+    let u = f64::EPSILON / 2.0;
+    let k_max = 1076.0;
+    let s1 = p2(-8) + p2(-31);
+    let s2 = (2.0 * u * 746.0 + k_max * p2(-42)) * (1.0 + u);
+    let s3 = (s1 + s2) * (1.0 + u);
+    let (e1, e2, e3) = (u * s1, u * s2, u * s3);
+    let kc2 = k_max * p2(-84);
+    let a1 = e3 + e1;
+    let a2 = a1 * (1.0 + u) + e2;
+    let a3 = a2 * (1.0 + u) + kc2;
+    u * (a1 + a2 + a3) + k_max * p2(-126)
 }
 
 /// (k, j) of exp's reduction from the leading term x₀ (module doc, "Reduction").
@@ -1518,8 +1567,13 @@ pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
         // The fixed-point path (module `fixed`, which derives it).
         return super::fixed::exp_rel_bound(t.n);
     }
-    // j = 0: r̂ = x − k·ln 2 rounded once, |r| < 2^−8, and 1 + m̂ by add_term.
-    let dr0 = 0.0040 * t.r + ln2_trunc::<T>(t);
+    // j = 0: r̂ = x − k·ln 2 rounded once, |r| < 2^−8, and 1 + m̂ by add_term (at f64 N = 2
+    // the reduction of `sub_k_ln2_j_dd`, with its own Δ_r).
+    let dr0 = if T::PRECISION == 53 && t.n == 2 {
+        sub_k_ln2_j_dd_err()
+    } else {
+        0.0040 * t.r + ln2_trunc::<T>(t)
+    };
     let core = ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true));
     let j0 = dr0 + lg(t.a) + 0.0040 * core;
     // j ≠ 0: r̂₂ rounded once (|r₂| ≤ 0.00197), the table (u^N(1 + u)), T·m̂ (μ) weighted by

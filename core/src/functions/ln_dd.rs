@@ -4,7 +4,7 @@
 //! for ln_1p, log2, log10, pow and the inverse hyperbolic functions.
 //!
 //! Why: the Newton step costs about one exp; this path costs a few dozen error-free
-//! transforms, two table rows and five double-word operations (issue 13's N = 2 target is
+//! transforms, two table rows and seven double-word operations (issue 13's N = 2 target is
 //! twice the speed of QD's dd log).
 //!
 //! # Algorithm (x finite, x > 0; special values are [`super::exp_log::ln_special`]'s)
@@ -27,8 +27,9 @@
 //!    v̂₂ = 2Sum(h₂, ℓ₂): error E₂ below (0 when j₂ = 0). |v₂| ≤ V ≈ 2^−14.99.
 //! 4. *Series* ln(1 + v) = v + v²Q(v), Q(v) = Σ_{i=2}^{8} (−1)^{i+1} v^{i−2}/i, truncated after
 //!    v⁸ (relative ≤ V⁸/(9(1 − V)(1 − V/2)) ≈ 2^−123): τ = 1/5 − v/6 + v²/7 − v³/8 by three
-//!    FMAs on v̂₀ (f64 coefficients), a = −¼ + RN(v̂₀τ) (Fast2Sum, exact), b = ⅓ + v·a,
-//!    Q = v·b − ½, w = v²·Q, P = v + w, with the accurate tier's double-word operations
+//!    FMAs on v̂₀ (f64 coefficients), a = −¼ + RN(v̂₀τ) (Fast2Sum, exact), then by Estrin's
+//!    scheme s = v², A = v·⅓ − ½, Q = A + s·a, w = s·Q, P = v + w (the chain s → s·a → Q → w
+//!    → P is one operation shorter than Horner's), with the accurate tier's double-word operations
 //!    (add α = 3u² + 13u³, mul/sqr μ = 6u² + 24u³: [`crate::bounds`]) and ⅓ as the
 //!    double-word (RN(⅓), RN(⅓)·2^−54) (error 2^−108/3).
 //! 5. *Sum.* ln x = round₂(K·C₀ + T₁ + K·C₁ + T₂ + P + …): the eleven machine numbers K·C_i
@@ -109,9 +110,12 @@ pub(crate) fn ln_dd(x: &E2) -> Option<E2> {
     let (ah, al) = fast_two_sum(-0.25, vh * tau);
     let a = E2::from_normalized([ah, al]);
     let c3 = E2::from_normalized([C3_HI, C3_LO]);
-    let b = fast2::add(&c3, &fast2::mul(&v, &a));
-    let q = fast2::add_term(&fast2::mul(&v, &b), -0.5);
-    let w = fast2::mul(&fast2::sqr(&v), &q);
+    // Estrin: Q = (−½ + v·⅓) + v²·a, so that the chain v² → v²a → Q → v²Q → P is one
+    // operation shorter than Horner's.
+    let s2 = fast2::sqr(&v);
+    let lin = fast2::add_term(&fast2::mul(&v, &c3), -0.5);
+    let q = fast2::add(&lin, &fast2::mul(&s2, &a));
+    let w = fast2::mul(&s2, &q);
     let pv = fast2::add(&v, &w);
     // Step 5.
     let kt = (k - s) as f64;
@@ -171,8 +175,12 @@ pub(crate) fn ln_dd_rel(fin: f64) -> f64 {
     // The series (step 4): τ, a, b, Q, w, P.
     let e_tau = u * (0.41 + v);
     let e_a = v * (e_tau + 0.41 * u);
-    let e_b = 1.01 * u * u / 12.0 + v * e_a + v * 0.2501 * mu + alpha * (0.3334 + 0.2502 * v);
-    let e_q = v * e_b + v * (0.3334 + 0.2502 * v + e_b) * mu + alpha * (0.5 + 0.34 * v);
+    // Â = (v·⅓(1 + ε₃)(1 + μ) − ½)(1 + α) against A = v/3 − ½; ĝ = v²(1 + μ)·â(1 + μ)
+    // against v²a; Q̂ = (Â + ĝ)(1 + α) against Q = A + v²a.
+    let e_lin =
+        v * (1.01 * u * u / 12.0 + 0.3334 * mu) * (1.0 + alpha) + alpha * (0.5 + 0.3334 * v);
+    let e_g = v * v * (1.0001 * e_a + 0.5003 * mu);
+    let e_q = e_lin + e_g + alpha * (0.5 + 0.3334 * v + 0.2502 * v * v + e_lin + e_g);
     let trunc = v.powi(8) / (9.0 * (1.0 - v));
     let b_p = (alpha * (1.0 + 0.51 * v) + v * (e_q + (0.501 + e_q) * (2.0 * mu + mu * mu)) + trunc)
         / (1.0 - v / 2.0);

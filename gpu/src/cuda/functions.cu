@@ -391,7 +391,21 @@ template <int M> __device__ __noinline__ X<M> el_exp_scaled(const X<M> &x, int s
         X<M> y;
         if (fx_exp<M>(x, k, j, shift, y)) return y;
     }
-    X<M> r = el_sub_k_ln2_j<M>(x, k, j);
+    X<M> r;
+    if constexpr (sizeof(T) == 8 && M == 2) {
+        // f64 N = 2 (exp_log.rs `sub_k_ln2_j_dd`): x0 - k C0 exact (Sterbenz), three 2Sums,
+        // the small rest in f64, a final 2Sum.
+        T kt = (T)(-(double)k);
+        T d0 = x.t[0] + kt * t_of_bits((u64)FT_LN2_CHUNKS[0]);
+        T s1, e1, s2, e2, s3, e3;
+        two_sum(d0, (T)(-(double)j / 256.0), s1, e1);
+        two_sum(x.t[1], kt * t_of_bits((u64)FT_LN2_CHUNKS[1]), s2, e2);
+        two_sum(s1, s2, s3, e3);
+        T lo = ((e3 + e1) + e2) + kt * t_of_bits((u64)FT_LN2_CHUNKS[2]);
+        two_sum(s3, lo, r.t[0], r.t[1]);
+    } else {
+        r = el_sub_k_ln2_j<M>(x, k, j);
+    }
     X<M> m = el_expm1_reduced_with<M>(r, FP_EXP_EMAX, true);
     X<M> e;
     if (j == 0) {
@@ -569,7 +583,7 @@ template <int M> __device__ __noinline__ bool el_ln_newton(const X<M> &x, X<M> &
 
 // ln at f64 M = 2 by two reciprocal-table steps and a short series (ln_dd.rs, module doc):
 // t = x 2^-k, v1 = t r1 - 1 and v2 = (1 + v1) r2 - 1 from exact pieces, ln(1 + v2) by three
-// FMAs and five double-word operations, then K C_i + T1 + T2 + P rounded once. FD_LN_R1 and
+// FMAs and seven double-word operations (Estrin), then K C_i + T1 + T2 + P rounded once. FD_LN_R1 and
 // FD_LN_R2: four f64 per row (r, then -ln r in three terms). False only for a table index
 // outside the proven range (an argument that is not an ulp-nonoverlapping double-word).
 template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out) {
@@ -610,9 +624,10 @@ template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out)
     fast_two_sum(-0.25, vh * tau, av.t[0], av.t[1]);
     c3.t[0] = 0x1.5555555555555p-2;
     c3.t[1] = 0x1.5555555555555p-56;
-    X<M> bv = ac_add<M>(c3, ac_mul<M>(v, av));
-    X<M> qv = ac_add_term<M>(ac_mul<M>(v, bv), T(-0.5));
-    X<M> w = ac_mul<M>(ac_sqr<M>(v), qv);
+    X<M> s2 = ac_sqr<M>(v);
+    X<M> lin = ac_add_term<M>(ac_mul<M>(v, c3), T(-0.5));
+    X<M> qv = ac_add<M>(lin, ac_mul<M>(s2, av));
+    X<M> w = ac_mul<M>(s2, qv);
     X<M> pv = ac_add<M>(v, w);
     double kt = (double)(k - s);
     T list[11] = {
