@@ -740,7 +740,8 @@ pub(crate) fn exp_scaled<T: FloatTerm, const N: usize>(x: &E<T, N>, shift: i32) 
 /// terms (module doc, "Reduction" and "Table step").
 pub(crate) fn exp_reduce<T: FloatTerm, const N: usize>(x: &E<T, N>) -> (i32, i32, E<T, N>) {
     let (k, j) = exp_kj(hi(x));
-    if T::PRECISION == 53 && N == 2 {
+    // An inline const: `sub_k_ln2_j_dd` is instantiated for f64 N = 2 only.
+    if const { T::PRECISION == 53 && N == 2 } {
         return (k, j, sub_k_ln2_j_dd(x, k, j));
     }
     (k, j, sub_k_ln2_j(x, k, j))
