@@ -69,7 +69,7 @@
 //! r = r̂ + (the three roundings of ℓ) − k(ln 2 − ΣC_i), and with |s₁| ≤ 2^−8 + 2^−31,
 //! |x₁| ≤ 2u·746, |k| ≤ 1076: |e₁|, |e₃| ≤ u·2^−7.99, |e₂| ≤ u·2^−31.8, |k·C₂| ≤ 2^−73.9, so
 //! Δ_r ≤ 3u·2^−59.99·(1 + 2^−20) + 1076·2^−126 ≈ 2^−111.3 (`sub_k_ln2_j_dd_err`; before, the
-//! rounded sum's 0.0040ρ ≈ 2^−112; exp's bound 4.094 → 4.103 u²) for about a fifth of the
+//! rounded sum's 0.0040ρ ≈ 2^−112; exp's bound 4.094 → 4.102 u²) for about a fifth of the
 //! operations of the certified rounding of the eleven-term sum.
 //!
 //! *Rounding a sum once* (here, and for w and ln x below; also the Payne–Hanek chunks of
@@ -1082,8 +1082,9 @@ pub(crate) fn ln_shifted<T: FloatTerm, const N: usize>(x: &E<T, N>, extra: i32) 
     sub_k_ln2(&l, -(k + extra))
 }
 
-/// The public ln (`Unary::Ln`): at f64 N ≥ 3 one Newton step on the fixed-point exp
-/// ([`ln_newton`]) away from 1, else [`ln_shifted`] (module doc, "ln at f64 N ≥ 3").
+/// The public ln (`Unary::Ln`): at f64 N = 2 the table path of [`super::ln_dd`], at f64
+/// N ≥ 3 one Newton step on the fixed-point exp ([`ln_newton`]) away from 1, else
+/// [`ln_shifted`] (module doc, "ln at f64 N ≥ 3").
 pub(crate) fn ln_public<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
     // At f64 N = 2 the table path of `ln_dd` (its module doc).
     if const { T::PRECISION == 53 && N == 2 } {
@@ -1649,10 +1650,10 @@ fn ln_log<T: FloatTerm>(t: &Tier) -> f64 {
 /// ([`super::ln_dd::ln_dd_rel`], the only path taken there), at f64 N ≥ 3 the larger of the
 /// two paths' bounds (both are taken), elsewhere [`ln_shifted_rel`].
 pub(crate) fn ln_rel<T: FloatTerm>(t: &Tier) -> f64 {
-    let old = ln_shifted_rel::<T>(t);
     if T::PRECISION == 53 && t.n == 2 {
         return super::ln_dd::ln_dd_rel(FIN);
     }
+    let old = ln_shifted_rel::<T>(t);
     if T::PRECISION == 53 && t.n >= 3 {
         return old.max(ln_newton_rel::<T>(t));
     }
