@@ -547,6 +547,32 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
     ys: &[L::Scalar],
     out: &mut [L::Scalar],
 ) {
+    op_slices_with::<L, N>(op, xs, ys, out, op_lanes_in::<L, N>)
+}
+
+/// The lane operation as [`op_slices_with`] and [`henon_slices_with`] take it: `op_lanes_in`
+/// itself, or (SIMD instances) one out-of-line copy of it per (lane type, N).
+pub(crate) trait LaneOp<L, const N: usize>:
+    Fn(AccOp, &[L; N], &[L; N], &mut [L; LIST_CAP]) -> [L; N]
+{
+}
+
+impl<L, const N: usize, F: Fn(AccOp, &[L; N], &[L; N], &mut [L; LIST_CAP]) -> [L; N]> LaneOp<L, N>
+    for F
+{
+}
+
+/// [`op_slices`] with the lane operation given: the SIMD instances pass their out-of-line
+/// copy, so that the operation bodies are compiled once per (lane type, N) and shared with
+/// the Hénon iteration.
+#[inline(always)]
+pub(crate) fn op_slices_with<L: MaskedLane, const N: usize>(
+    op: AccOp,
+    xs: &[L::Scalar],
+    ys: &[L::Scalar],
+    out: &mut [L::Scalar],
+    lane_op: impl LaneOp<L, N>,
+) {
     let count = check_lengths(op, N, xs, ys, out);
     let w = L::WIDTH;
     let full = if N >= 3 { count / w * w } else { 0 };
@@ -565,12 +591,12 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
         };
         // x.sub(y) is x.add(−y) and x.sqr() is x.mul(x), bit for bit (accurate.rs): one
         // lane body each for add and mul keeps the compiled code small.
-        let (lane_op, y) = match op {
+        let (op_on_lanes, y) = match op {
             AccOp::Sub => (AccOp::Add, neg_lanes(&y)),
             AccOp::Sqr => (AccOp::Mul, y),
             other => (other, y),
         };
-        let r = op_lanes_in(lane_op, &x, &y, &mut list);
+        let r = lane_op(op_on_lanes, &x, &y, &mut list);
         store_block(&r, out, k0);
         k0 += w;
     }
@@ -592,14 +618,15 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
     x: &mut [L; N],
     y: &mut [L; N],
     v: &mut [L; LIST_CAP],
+    lane_op: &impl LaneOp<L, N>,
 ) {
     let mut one = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
     one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
-    let x2 = op_lanes_in(AccOp::Mul, x, x, v);
-    let t = op_lanes_in(AccOp::Mul, &x2, pa, v);
-    let u = op_lanes_in(AccOp::AddTerm, y, &one, v);
-    let nx = op_lanes_in(AccOp::Add, &u, &neg_lanes(&t), v);
-    let ny = op_lanes_in(AccOp::Mul, x, pb, v);
+    let x2 = lane_op(AccOp::Mul, x, x, v);
+    let t = lane_op(AccOp::Mul, &x2, pa, v);
+    let u = lane_op(AccOp::AddTerm, y, &one, v);
+    let nx = lane_op(AccOp::Add, &u, &neg_lanes(&t), v);
+    let ny = lane_op(AccOp::Mul, x, pb, v);
     *x = nx;
     *y = ny;
 }
@@ -614,6 +641,19 @@ pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
     xs: &mut [L::Scalar],
     ys: &mut [L::Scalar],
     steps: u64,
+) {
+    henon_slices_with::<L, N>(a, b, xs, ys, steps, op_lanes_in::<L, N>)
+}
+
+/// [`henon_slices`] with the lane operation given (see [`op_slices_with`]).
+#[inline(always)]
+pub(crate) fn henon_slices_with<L: MaskedLane, const N: usize>(
+    a: &[L::Scalar],
+    b: &[L::Scalar],
+    xs: &mut [L::Scalar],
+    ys: &mut [L::Scalar],
+    steps: u64,
+    lane_op: impl LaneOp<L, N>,
 ) {
     assert!(
         a.len() == N && b.len() == N && xs.len().is_multiple_of(N) && ys.len() == xs.len(),
@@ -630,7 +670,7 @@ pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
         let mut x = load_block::<L, N>(xs, k0);
         let mut y = load_block::<L, N>(ys, k0);
         for _ in 0..steps {
-            henon_step_lanes(&pa, &pb, &mut x, &mut y, &mut list);
+            henon_step_lanes(&pa, &pb, &mut x, &mut y, &mut list, &lane_op);
         }
         store_block(&x, xs, k0);
         store_block(&y, ys, k0);
@@ -645,6 +685,52 @@ pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
         xs[k * N..(k + 1) * N].copy_from_slice(&nx.terms);
         ys[k * N..(k + 1) * N].copy_from_slice(&ny.terms);
     }
+}
+
+/// The scalar accurate Hénon iteration of every orbit in turn (flat slices as in
+/// [`henon_slices`]): the one-orbit-at-a-time reference of the batched iteration, compiled
+/// here for the run-time entry point [`crate::runtime::henon_iterate_accurate_scalar_f64`].
+pub(crate) fn henon_scalar_slices<T: FloatTerm, const N: usize>(
+    a: &[T],
+    b: &[T],
+    xs: &mut [T],
+    ys: &mut [T],
+    steps: u64,
+) {
+    assert!(
+        a.len() == N && b.len() == N && xs.len().is_multiple_of(N) && ys.len() == xs.len(),
+        "accurate Hénon iteration: a and b are one {N}-term expansion, xs and ys as many each"
+    );
+    let ae = Expansion::<T, N>::from_normalized(core::array::from_fn(|i| a[i]));
+    let be = Expansion::<T, N>::from_normalized(core::array::from_fn(|i| b[i]));
+    for (xk, yk) in xs.chunks_exact_mut(N).zip(ys.chunks_exact_mut(N)) {
+        let x = Expansion::<T, N>::from_normalized(core::array::from_fn(|i| xk[i]));
+        let y = Expansion::<T, N>::from_normalized(core::array::from_fn(|i| yk[i]));
+        let (nx, ny) = scalar_henon(&ae, &be, &x, &y, steps);
+        xk.copy_from_slice(&nx.terms);
+        yk.copy_from_slice(&ny.terms);
+    }
+}
+
+/// [`crate::henon_iterate`] on `Expansion<f64, N>` for every orbit (xs[k], ys[k]) in turn at
+/// (a, b): the accurate tier one orbit at a time, through the run-time-N instance compiled in
+/// this crate (so that a caller measuring it does not compile the tier again).
+pub fn henon_iterate_accurate_scalar_f64<const N: usize>(
+    a: &Expansion<f64, N>,
+    b: &Expansion<f64, N>,
+    xs: &mut [Expansion<f64, N>],
+    ys: &mut [Expansion<f64, N>],
+    steps: u64,
+) {
+    use crate::runtime::terms_of_mut;
+    crate::runtime::henon_iterate_accurate_scalar_f64(
+        N,
+        a.terms(),
+        b.terms(),
+        terms_of_mut(xs),
+        terms_of_mut(ys),
+        steps,
+    )
 }
 
 /// The scalar accurate Hénon iteration of one orbit (kept out of line).
@@ -781,12 +867,24 @@ pub fn henon_iterate_accurate_batch_f64_at<const N: usize>(
 /// LLVM optimises each N on its own instead of all six inlined into the run-time dispatcher
 /// (`crate::runtime`), which cost far more build time for the same code.
 pub(crate) mod wide {
-    use super::AccOp;
+    use super::{AccOp, LIST_CAP};
     use crate::batch::{F64Lanes, Wide};
+
+    type W = Wide<F64Lanes, 2>;
+
+    /// The lane operation, out of line: one compiled copy per N, called by the batched
+    /// operations and (five times per step) by the Hénon iteration. Inlined into both, with
+    /// the operation a constant at each Hénon call site, it cost LLVM minutes of the build
+    /// (its loop passes run over the whole inlined body once per small loop) for a call
+    /// per 8 lanes' N-term operation.
+    #[inline(never)]
+    fn lane_op<const N: usize>(op: AccOp, x: &[W; N], y: &[W; N], v: &mut [W; LIST_CAP]) -> [W; N] {
+        super::op_lanes_in(op, x, y, v)
+    }
 
     #[inline(never)]
     pub(crate) fn op_slices<const N: usize>(op: AccOp, xs: &[f64], ys: &[f64], out: &mut [f64]) {
-        super::op_slices::<Wide<F64Lanes, 2>, N>(op, xs, ys, out)
+        super::op_slices_with::<W, N>(op, xs, ys, out, lane_op::<N>)
     }
 
     #[inline(never)]
@@ -797,16 +895,33 @@ pub(crate) mod wide {
         ys: &mut [f64],
         steps: u64,
     ) {
-        super::henon_slices::<Wide<F64Lanes, 2>, N>(a, b, xs, ys, steps)
+        super::henon_slices_with::<W, N>(a, b, xs, ys, steps, lane_op::<N>)
     }
 }
 
 /// The AVX-512 instances: everything inlined into functions compiled with AVX-512F.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512 {
-    use super::AccOp;
+    use super::{AccOp, LIST_CAP};
     use crate::avx512::F64x8;
     use crate::batch::Wide;
+
+    type W = Wide<F64x8, 2>;
+
+    /// The lane operation, out of line and compiled with AVX-512F (see `wide::lane_op`).
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    unsafe fn lane_op<const N: usize>(
+        op: AccOp,
+        x: &[W; N],
+        y: &[W; N],
+        v: &mut [W; LIST_CAP],
+    ) -> [W; N] {
+        super::op_lanes_in(op, x, y, v)
+    }
 
     /// # Safety
     /// The CPU must support AVX-512F.
@@ -817,7 +932,10 @@ pub(crate) mod avx512 {
         ys: &[f64],
         out: &mut [f64],
     ) {
-        super::op_slices::<Wide<F64x8, 2>, N>(op, xs, ys, out)
+        // SAFETY: this function's own precondition (AVX-512F).
+        super::op_slices_with::<W, N>(op, xs, ys, out, |o, x, y, v| unsafe {
+            lane_op::<N>(o, x, y, v)
+        })
     }
 
     /// # Safety
@@ -830,6 +948,9 @@ pub(crate) mod avx512 {
         ys: &mut [f64],
         steps: u64,
     ) {
-        super::henon_slices::<Wide<F64x8, 2>, N>(a, b, xs, ys, steps)
+        // SAFETY: this function's own precondition (AVX-512F).
+        super::henon_slices_with::<W, N>(a, b, xs, ys, steps, |o, x, y, v| unsafe {
+            lane_op::<N>(o, x, y, v)
+        })
     }
 }

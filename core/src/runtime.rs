@@ -241,6 +241,22 @@ pub fn henon_iterate_batch_f64_at(
     henon_iterate_per_orbit_f64_at(level, n, &a_all, &b_all, xs, ys, steps)
 }
 
+/// The accurate tier's Hénon iteration of every `n`-term f64 orbit in turn at (a, b) (one
+/// expansion each), one orbit at a time: [`crate::henon_iterate`] on `Expansion<f64, n>`,
+/// compiled once here. Panics if n is not in 1..=8 or the slices do not hold whole
+/// expansions.
+pub fn henon_iterate_accurate_scalar_f64(
+    n: usize,
+    a: &[f64],
+    b: &[f64],
+    xs: &mut [f64],
+    ys: &mut [f64],
+    steps: u64,
+) {
+    check_n(n);
+    with_terms!(n, N => crate::accurate_batch::henon_scalar_slices::<f64, N>(a, b, xs, ys, steps))
+}
+
 /// [`with_terms`] for the batched accurate tier: `$lanes` with `const $n` for N = 3..=8, the
 /// scalar `$scalar` for N = 1, 2 (the lane code exists for N ≥ 3 only, so it is not compiled
 /// for N < 3).

@@ -24,11 +24,14 @@
 //! machine may be shared). Ratios are against the MPFR rate from the same run.
 
 use super::{bench::Args, CmdResult, Outcome};
-use expanse_core::accurate_batch::henon_iterate_accurate_batch_f64_at;
+use expanse_core::accurate_batch::{
+    henon_iterate_accurate_batch_f64_at, henon_iterate_accurate_scalar_f64,
+};
 use expanse_core::batch::{
     henon_iterate_batch_dw, henon_iterate_batch_f64_at, F64Lanes, SimdLevel,
 };
-use expanse_core::{henon_iterate, Expansion, Fast};
+use expanse_core::runtime::{henon_iterate_scalar_per_orbit, terms_of_mut};
+use expanse_core::Expansion;
 use rayon::prelude::*;
 use rug::{Assign, Float};
 use serde::Serialize;
@@ -161,26 +164,33 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
     let with_baseline = level != SimdLevel::Baseline;
     let mut fast_baseline = batched(SimdLevel::Baseline);
 
-    // Fast tier, one orbit at a time.
+    // Fast tier, one orbit at a time (the scalar fast tier compiled in expanse-core, behind
+    // its run-time N: the binary does not compile the tier again).
     let (mut xs1, mut ys1) = starts::<N>(orbits);
+    let a_rep = a.terms().repeat(per_thread);
+    let b_rep = b.terms().repeat(per_thread);
     let mut fast_one = |steps: u64| {
-        xs1.par_iter_mut()
-            .zip(ys1.par_iter_mut())
-            .for_each(|(x, y)| {
-                let (nx, ny) = henon_iterate(&a, &b, &Fast(*x), &Fast(*y), steps);
-                *x = nx.0;
-                *y = ny.0;
+        xs1.par_chunks_mut(per_thread)
+            .zip(ys1.par_chunks_mut(per_thread))
+            .for_each(|(cx, cy)| {
+                let k = cx.len() * N;
+                henon_iterate_scalar_per_orbit::<f64>(
+                    N,
+                    &a_rep[..k],
+                    &b_rep[..k],
+                    terms_of_mut(cx),
+                    terms_of_mut(cy),
+                    steps,
+                );
             });
     };
 
-    // Accurate tier, one orbit at a time.
+    // Accurate tier, one orbit at a time (likewise compiled in expanse-core).
     let (mut xa, mut ya) = starts::<N>(orbits);
     let mut accurate = |steps: u64| {
-        xa.par_iter_mut().zip(ya.par_iter_mut()).for_each(|(x, y)| {
-            let (nx, ny) = henon_iterate(&a, &b, x, y, steps);
-            *x = nx;
-            *y = ny;
-        });
+        xa.par_chunks_mut(per_thread)
+            .zip(ya.par_chunks_mut(per_thread))
+            .for_each(|(cx, cy)| henon_iterate_accurate_scalar_f64::<N>(&a, &b, cx, cy, steps));
     };
 
     // MPFR at 53·N bits, in-place operations.

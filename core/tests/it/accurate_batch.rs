@@ -15,8 +15,8 @@
 use crate::common::*;
 use expanse_core::accurate::fast_path_only;
 use expanse_core::accurate_batch::{
-    add_batch, add_term_batch, henon_iterate_accurate_batch_f64_at, mul_batch, mul_term_batch,
-    sqr_batch, sub_batch, AccOp,
+    add_batch, add_term_batch, henon_iterate_accurate_batch_f64_at,
+    henon_iterate_accurate_scalar_f64, mul_batch, mul_term_batch, sqr_batch, sub_batch, AccOp,
 };
 use expanse_core::runtime::{accurate_op_f32, accurate_op_f64_at, terms_of};
 use expanse_core::{henon_iterate, Expansion, FloatTerm};
@@ -389,10 +389,23 @@ fn check_henon<const N: usize>(orbits: usize, steps: u64) {
             );
         }
     }
+    // The run-time-N one-orbit-at-a-time entry point (what `expanse bench cpu` times as the
+    // accurate tier, one orbit) is the same iteration.
+    let (mut xs, mut ys) = (xs0.clone(), ys0.clone());
+    henon_iterate_accurate_scalar_f64(&a, &b, &mut xs, &mut ys, steps);
+    for k in 0..orbits {
+        assert_eq!(
+            (bits(xs[k].terms()), bits(ys[k].terms())),
+            (bits(want[k].0.terms()), bits(want[k].1.terms())),
+            "N={N} one orbit at a time, orbit {k}"
+        );
+    }
 }
 
 #[test]
 fn accurate_batch_henon_matches_scalar() {
+    check_henon::<1>(5, 200);
+    check_henon::<2>(9, 300);
     check_henon::<3>(45, 500);
     check_henon::<4>(45, 500);
     check_henon::<5>(21, 300);
