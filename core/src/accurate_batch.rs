@@ -676,15 +676,7 @@ pub(crate) fn henon_slices_with<L: MaskedLane, const N: usize>(
         store_block(&y, ys, k0);
         k0 += w;
     }
-    let ae = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| a[i]));
-    let be = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| b[i]));
-    for k in full..count {
-        let x = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| xs[k * N + i]));
-        let y = Expansion::<L::Scalar, N>::from_normalized(core::array::from_fn(|i| ys[k * N + i]));
-        let (nx, ny) = scalar_henon(&ae, &be, &x, &y, steps);
-        xs[k * N..(k + 1) * N].copy_from_slice(&nx.terms);
-        ys[k * N..(k + 1) * N].copy_from_slice(&ny.terms);
-    }
+    henon_scalar_slices::<L::Scalar, N>(a, b, &mut xs[full * N..], &mut ys[full * N..], steps);
 }
 
 /// The scalar accurate Hénon iteration of every orbit in turn (flat slices as in
