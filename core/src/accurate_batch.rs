@@ -631,21 +631,9 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
     *y = ny;
 }
 
-/// The body of the batched accurate Hénon iteration for one (lane type, N ≥ 3): flat slices,
-/// every orbit at (a, b); whole lane groups on lanes, the rest through the scalar
-/// [`crate::henon_iterate`] (same results).
-#[inline(always)]
-pub(crate) fn henon_slices<L: MaskedLane, const N: usize>(
-    a: &[L::Scalar],
-    b: &[L::Scalar],
-    xs: &mut [L::Scalar],
-    ys: &mut [L::Scalar],
-    steps: u64,
-) {
-    henon_slices_with::<L, N>(a, b, xs, ys, steps, op_lanes_in::<L, N>)
-}
-
-/// [`henon_slices`] with the lane operation given (see [`op_slices_with`]).
+/// The body of the batched accurate Hénon iteration for one (lane type, N ≥ 3), with the lane
+/// operation given (see [`op_slices_with`]): flat slices, every orbit at (a, b); whole lane
+/// groups on lanes, the rest through [`henon_scalar_slices`] (same results).
 #[inline(always)]
 pub(crate) fn henon_slices_with<L: MaskedLane, const N: usize>(
     a: &[L::Scalar],
@@ -680,8 +668,9 @@ pub(crate) fn henon_slices_with<L: MaskedLane, const N: usize>(
 }
 
 /// The scalar accurate Hénon iteration of every orbit in turn (flat slices as in
-/// [`henon_slices`]): the one-orbit-at-a-time reference of the batched iteration, compiled
-/// here for the run-time entry point [`crate::runtime::henon_iterate_accurate_scalar_f64`].
+/// [`henon_slices_with`]): the one-orbit-at-a-time reference of the batched iteration, its
+/// path for N < 3, and the run-time entry point
+/// [`crate::runtime::henon_iterate_accurate_scalar_f64`].
 pub(crate) fn henon_scalar_slices<T: FloatTerm, const N: usize>(
     a: &[T],
     b: &[T],

@@ -377,7 +377,7 @@ pub fn henon_iterate_accurate_batch_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms_acc!(n, N => ab::wide::henon_slices::<N>(a, b, xs, ys, steps), ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
+            with_terms_acc!(n, N => ab::wide::henon_slices::<N>(a, b, xs, ys, steps), ab::henon_scalar_slices::<f64, N>(a, b, xs, ys, steps));
             Ok(())
         }
         SimdLevel::Avx512 => {
@@ -385,7 +385,7 @@ pub fn henon_iterate_accurate_batch_f64_at(
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: AVX-512F was detected just above.
-                    with_terms_acc!(n, N => unsafe { ab::avx512::henon_slices::<N>(a, b, xs, ys, steps) }, ab::henon_slices::<f64, N>(a, b, xs, ys, steps));
+                    with_terms_acc!(n, N => unsafe { ab::avx512::henon_slices::<N>(a, b, xs, ys, steps) }, ab::henon_scalar_slices::<f64, N>(a, b, xs, ys, steps));
                     return Ok(());
                 }
             }
