@@ -276,8 +276,8 @@ impl<T: FloatTerm, const N: usize> OrbitBatch<T, N> {
     }
 }
 
-/// Runs the contract on the CPU for orbits `range` of `batch`, on `threads` threads (the
-/// oracle of the device check).
+/// Runs the contract on the CPU for orbits `range` of `batch`, in `threads` pieces on all
+/// cores (rayon's pool; the oracle of the device check).
 pub fn reference_batch<T: FloatTerm, const N: usize>(
     batch: &OrbitBatch<T, N>,
     range: core::ops::Range<u64>,
@@ -287,21 +287,17 @@ pub fn reference_batch<T: FloatTerm, const N: usize>(
     let mut out = vec![OrbitRecord::empty(OrbitStatus::NoCycle, 0); len];
     let threads = threads.clamp(1, 256);
     let chunk = len.div_ceil(threads).max(1);
-    std::thread::scope(|sc| {
-        for (c, slot) in out.chunks_mut(chunk).enumerate() {
-            let start = range.start + (c * chunk) as u64;
-            sc.spawn(move || {
-                for (j, r) in slot.iter_mut().enumerate() {
-                    let (p, i) = batch.split_index(start + j as u64);
-                    *r = reference_orbit(
-                        &batch.a[p],
-                        &batch.b[p],
-                        &Expansion::from_f64(batch.x0[i]),
-                        &Expansion::from_f64(batch.y0[i]),
-                        &batch.settings,
-                    );
-                }
-            });
+    crate::par::for_each_chunk(&mut out, chunk, |c, slot| {
+        let start = range.start + (c * chunk) as u64;
+        for (j, r) in slot.iter_mut().enumerate() {
+            let (p, i) = batch.split_index(start + j as u64);
+            *r = reference_orbit(
+                &batch.a[p],
+                &batch.b[p],
+                &Expansion::from_f64(batch.x0[i]),
+                &Expansion::from_f64(batch.y0[i]),
+                &batch.settings,
+            );
         }
     });
     out

@@ -18,6 +18,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
 use expanse_core::{Expansion, FloatTerm};
+use std::any::Any;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -366,7 +367,18 @@ pub fn compile_program_ptx<T: GpuTerm, const N: usize>(
     program: &CudaProgram,
     arch: &str,
 ) -> Result<String, GpuError> {
-    let key = (program.name, N, T::CUDA_NAME, arch.to_owned());
+    compile_program_ptx_for(program, N, T::CUDA_NAME, arch)
+}
+
+/// [`compile_program_ptx`] with N and the CUDA term type (`"double"`, `"float"`) as run-time
+/// values: compiled once, not once per (T, N) in every calling crate.
+pub fn compile_program_ptx_for(
+    program: &CudaProgram,
+    n: usize,
+    cuda_type: &'static str,
+    arch: &str,
+) -> Result<String, GpuError> {
+    let key = (program.name, n, cuda_type, arch.to_owned());
     if let Some(p) = ptx_cache()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -396,14 +408,13 @@ pub fn compile_program_ptx<T: GpuTerm, const N: usize>(
                     .map(str::to_owned),
             )
             .collect(),
-        name: Some(format!("expanse_{}_n{N}_{}.cu", program.name, T::CUDA_NAME)),
+        name: Some(format!("expanse_{}_n{n}_{cuda_type}.cu", program.name)),
         ..Default::default()
     };
-    let src = program.source(N, T::CUDA_NAME);
+    let src = program.source(n, cuda_type);
     let what = format!(
-        "program {}, N = {N}, {} terms, {arch}",
-        program.name,
-        T::CUDA_NAME
+        "program {}, N = {n}, {cuda_type} terms, {arch}",
+        program.name
     );
     let ptx = compile_ptx_with_opts(&src, opts).map_err(|e| match e {
         CompileError::CompileError { log, options, .. } => GpuError::new(GpuErrorKind::Compile {
@@ -418,11 +429,8 @@ pub fn compile_program_ptx<T: GpuTerm, const N: usize>(
     let text = ptx.to_src();
     // For inspection (ptxas -v, cuobjdump -sass): EXPANSE_GPU_PTX_DIR=<dir> writes each PTX.
     if let Ok(dir) = std::env::var("EXPANSE_GPU_PTX_DIR") {
-        let path = std::path::Path::new(&dir).join(format!(
-            "{}_n{N}_{}_{arch}.ptx",
-            program.name,
-            T::CUDA_NAME
-        ));
+        let path = std::path::Path::new(&dir)
+            .join(format!("{}_n{n}_{cuda_type}_{arch}.ptx", program.name));
         let _ = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(path, &text));
     }
     ptx_cache()
@@ -430,6 +438,26 @@ pub fn compile_program_ptx<T: GpuTerm, const N: usize>(
         .unwrap_or_else(|e| e.into_inner())
         .insert(key, text.clone());
     Ok(text)
+}
+
+/// What [`GpuContext::run_erased`] brings back: every record, or counts and kept records.
+#[derive(Clone, Copy)]
+enum RunMode {
+    Full,
+    Compact,
+    Sparse,
+}
+
+/// An internal error: a type-erased batch or result was not of the (T, N) it was sent with.
+fn type_mismatch() -> GpuError {
+    GpuError::new(GpuErrorKind::Driver(
+        "internal: batch or result of an unexpected term type or N".into(),
+    ))
+}
+
+/// The typed result of [`GpuContext::run_erased`].
+fn downcast<R: 'static>(b: Box<dyn Any>) -> Result<R, GpuError> {
+    b.downcast::<R>().map(|r| *r).map_err(|_| type_mismatch())
 }
 
 impl GpuContext {
@@ -566,8 +594,21 @@ impl GpuContext {
         program: &CudaProgram,
         name: &str,
     ) -> Result<CudaFunction, GpuError> {
+        self.function_for(i, program, name, N, T::CUDA_NAME)
+    }
+
+    /// [`Self::function`] with N and the CUDA term type (`"double"`, `"float"`) as run-time
+    /// values.
+    pub fn function_for(
+        &self,
+        i: usize,
+        program: &CudaProgram,
+        name: &str,
+        n: usize,
+        cuda_type: &'static str,
+    ) -> Result<CudaFunction, GpuError> {
         let dev = &self.devices[i];
-        let key = (program.name, N, T::CUDA_NAME);
+        let key = (program.name, n, cuda_type);
         let cached = dev
             .modules
             .lock()
@@ -578,7 +619,8 @@ impl GpuContext {
             Some(m) => m,
             None => {
                 let (ma, mi) = dev.info.compute_capability;
-                let ptx = compile_program_ptx::<T, N>(program, &format!("compute_{ma}{mi}"))?;
+                let ptx =
+                    compile_program_ptx_for(program, n, cuda_type, &format!("compute_{ma}{mi}"))?;
                 let m = dev
                     .ctx
                     .load_module(Ptx::from_src(ptx))
@@ -596,7 +638,17 @@ impl GpuContext {
     }
 
     fn funcs<T: GpuTerm, const N: usize>(&self, dev: &Device) -> Result<FuncPair, GpuError> {
-        let key = (N, T::CUDA_NAME);
+        self.funcs_for(dev, N, T::CUDA_NAME)
+    }
+
+    /// The orbit kernels for `n` terms of `cuda_type` on `dev`, compiled and loaded once.
+    fn funcs_for(
+        &self,
+        dev: &Device,
+        n: usize,
+        cuda_type: &'static str,
+    ) -> Result<FuncPair, GpuError> {
+        let key = (n, cuda_type);
         if let Some(f) = dev
             .funcs
             .lock()
@@ -606,7 +658,8 @@ impl GpuContext {
             return Ok(f.clone());
         }
         let (ma, mi) = dev.info.compute_capability;
-        let ptx = compile_ptx::<T, N>(&format!("compute_{ma}{mi}"))?;
+        let ptx =
+            compile_program_ptx_for(&ORBITS_PROGRAM, n, cuda_type, &format!("compute_{ma}{mi}"))?;
         let module = dev
             .ctx
             .load_module(Ptx::from_src(ptx))
@@ -628,7 +681,7 @@ impl GpuContext {
     /// Compiles (or finds cached) the kernels for N terms of T on every GPU in use.
     pub fn prepare<T: GpuTerm, const N: usize>(&self) -> Result<(), GpuError> {
         for d in &self.devices {
-            self.funcs::<T, N>(d)?;
+            self.funcs_for(d, N, T::CUDA_NAME)?;
         }
         Ok(())
     }
@@ -640,9 +693,7 @@ impl GpuContext {
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
     ) -> Result<Vec<OrbitRecord<T, N>>, GpuError> {
-        let parts = self.split(batch, &range)?;
-        let results = self.on_devices(parts, |dev, r| self.run_full(dev, batch, r))?;
-        Ok(results.into_iter().flatten().collect())
+        downcast(self.run_erased(batch, T::CUDA_NAME, N, range, RunMode::Full)?)
     }
 
     /// Runs the contract for orbits `range` of `batch` and returns the status counts and only
@@ -652,7 +703,7 @@ impl GpuContext {
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
     ) -> Result<CompactResult<T, N>, GpuError> {
-        self.run_kept(batch, range, 1)
+        downcast(self.run_erased(batch, T::CUDA_NAME, N, range, RunMode::Compact)?)
     }
 
     /// Like [`Self::run_orbits_compact`], but `kept` also holds the `Escaped` records: every
@@ -664,7 +715,58 @@ impl GpuContext {
         batch: &OrbitBatch<T, N>,
         range: Range<u64>,
     ) -> Result<CompactResult<T, N>, GpuError> {
-        self.run_kept(batch, range, 2)
+        downcast(self.run_erased(batch, T::CUDA_NAME, N, range, RunMode::Sparse)?)
+    }
+
+    /// The one non-generic entry behind `run_orbits*`: the batch's concrete type is recovered
+    /// from (term type, N) and the generic implementation below is instantiated for the 16
+    /// (T, N) here, once, instead of in every crate that runs orbits (the search and the
+    /// binary's checks and benchmarks each compiled their own copies before).
+    fn run_erased(
+        &self,
+        batch: &dyn Any,
+        cuda_type: &'static str,
+        n: usize,
+        range: Range<u64>,
+        mode: RunMode,
+    ) -> Result<Box<dyn Any>, GpuError> {
+        macro_rules! run_as {
+            ($t:ty, $n:literal) => {{
+                let batch = batch
+                    .downcast_ref::<OrbitBatch<$t, $n>>()
+                    .ok_or_else(type_mismatch)?;
+                match mode {
+                    RunMode::Full => {
+                        let parts = self.split(batch, &range)?;
+                        let results =
+                            self.on_devices(parts, |dev, r| self.run_full(dev, batch, r))?;
+                        let v: Vec<OrbitRecord<$t, $n>> = results.into_iter().flatten().collect();
+                        Box::new(v) as Box<dyn Any>
+                    }
+                    RunMode::Compact => Box::new(self.run_kept(batch, range, 1)?) as Box<dyn Any>,
+                    RunMode::Sparse => Box::new(self.run_kept(batch, range, 2)?) as Box<dyn Any>,
+                }
+            }};
+        }
+        Ok(match (cuda_type, n) {
+            ("double", 1) => run_as!(f64, 1),
+            ("double", 2) => run_as!(f64, 2),
+            ("double", 3) => run_as!(f64, 3),
+            ("double", 4) => run_as!(f64, 4),
+            ("double", 5) => run_as!(f64, 5),
+            ("double", 6) => run_as!(f64, 6),
+            ("double", 7) => run_as!(f64, 7),
+            ("double", 8) => run_as!(f64, 8),
+            ("float", 1) => run_as!(f32, 1),
+            ("float", 2) => run_as!(f32, 2),
+            ("float", 3) => run_as!(f32, 3),
+            ("float", 4) => run_as!(f32, 4),
+            ("float", 5) => run_as!(f32, 5),
+            ("float", 6) => run_as!(f32, 6),
+            ("float", 7) => run_as!(f32, 7),
+            ("float", 8) => run_as!(f32, 8),
+            _ => return Err(type_mismatch()),
+        })
     }
 
     /// Shared body of the compact (`mode` 1) and sparse (`mode` 2) paths: split over the

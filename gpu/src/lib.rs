@@ -42,6 +42,7 @@ pub mod henon_limb;
 pub mod limb;
 pub mod limb_blas;
 pub mod limb_quad;
+pub mod par;
 
 pub use contract::{
     check_batch, reference_batch, reference_orbit, OrbitBatch, OrbitRecord, OrbitStatus,

@@ -17,8 +17,8 @@
 use super::{bench::Args, CliError, CmdResult, Outcome};
 use expanse_core::Expansion;
 use expanse_gpu::array::{blas, Arrays, ExpArray, ScanKind, TermKind, Transpose};
+use expanse_gpu::par;
 use expanse_gpu::{DeviceSelection, GpuContext, GpuError};
-use rayon::prelude::*;
 use std::time::Instant;
 
 /// FP64 instruction ceiling of an H100/H200 (132 SMs × 64 FP64 lanes × 1.98 GHz), as in
@@ -141,19 +141,14 @@ fn array_of<const N: usize>(
     len: usize,
     distinct: usize,
 ) -> Result<ExpArray<f64, N>, CliError> {
-    let block: Vec<Expansion<f64, N>> = (0..distinct.clamp(1, len.max(1)) as u64)
-        .into_par_iter()
-        .map(value::<N>)
-        .collect();
+    let distinct = distinct.clamp(1, len.max(1));
+    let block: Vec<Expansion<f64, N>> = par::map_index(distinct, 4096, |i| value::<N>(i as u64));
     let mut terms = vec![0.0f64; len * N];
-    terms
-        .par_chunks_mut(len.max(1))
-        .enumerate()
-        .for_each(|(k, plane)| {
-            for (i, t) in plane.iter_mut().enumerate() {
-                *t = block[i % block.len()].terms()[k];
-            }
-        });
+    par::for_each_chunk(&mut terms, len.max(1), |k, plane| {
+        for (i, t) in plane.iter_mut().enumerate() {
+            *t = block[i % block.len()].terms()[k];
+        }
+    });
     arrays.array_from_interleaved(len, terms).map_err(gpu_err)
 }
 
@@ -333,10 +328,8 @@ fn gemv<const N: usize>(
     copy_gbps: f64,
     rows: &mut Vec<Row>,
 ) -> Result<(), CliError> {
-    let a_data: Vec<Expansion<f64, N>> = (0..(side * side) as u64)
-        .into_par_iter()
-        .map(value::<N>)
-        .collect();
+    let a_data: Vec<Expansion<f64, N>> =
+        par::map_index(side * side, 4096, |i| value::<N>(i as u64));
     let x_data: Vec<Expansion<f64, N>> = (0..side as u64)
         .map(|i| value::<N>(i + (1 << 40)))
         .collect();
@@ -378,14 +371,9 @@ fn gemm<const N: usize>(
     is_gpu: bool,
     rows: &mut Vec<Row>,
 ) -> Result<(), CliError> {
-    let a_data: Vec<Expansion<f64, N>> = (0..(n * n) as u64)
-        .into_par_iter()
-        .map(value::<N>)
-        .collect();
-    let b_data: Vec<Expansion<f64, N>> = (0..(n * n) as u64)
-        .into_par_iter()
-        .map(|i| value::<N>(i + (1 << 41)))
-        .collect();
+    let a_data: Vec<Expansion<f64, N>> = par::map_index(n * n, 4096, |i| value::<N>(i as u64));
+    let b_data: Vec<Expansion<f64, N>> =
+        par::map_index(n * n, 4096, |i| value::<N>(i as u64 + (1 << 41)));
     let a = arrays.matrix(n, n, &a_data).map_err(gpu_err)?;
     let b = arrays.matrix(n, n, &b_data).map_err(gpu_err)?;
     let t = time(arrays, 1, || {

@@ -32,7 +32,7 @@ use expanse_core::batch::{
 };
 use expanse_core::runtime::{henon_iterate_scalar_per_orbit, terms_of_mut};
 use expanse_core::Expansion;
-use rayon::prelude::*;
+use expanse_gpu::par;
 use rug::{Assign, Float};
 use serde::Serialize;
 use std::time::Instant;
@@ -152,12 +152,10 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
     let batched = |level: SimdLevel| {
         let (mut xs, mut ys) = starts::<N>(orbits);
         move |steps: u64| {
-            xs.par_chunks_mut(per_thread)
-                .zip(ys.par_chunks_mut(per_thread))
-                .for_each(|(cx, cy)| {
-                    henon_iterate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
-                        .expect("level detected as available");
-                });
+            par::for_each_chunk_pair(&mut xs, &mut ys, per_thread, |cx, cy| {
+                henon_iterate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
+                    .expect("level detected as available");
+            });
         }
     };
     let mut fast = batched(level);
@@ -170,27 +168,25 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
     let a_rep = a.terms().repeat(per_thread);
     let b_rep = b.terms().repeat(per_thread);
     let mut fast_one = |steps: u64| {
-        xs1.par_chunks_mut(per_thread)
-            .zip(ys1.par_chunks_mut(per_thread))
-            .for_each(|(cx, cy)| {
-                let k = cx.len() * N;
-                henon_iterate_scalar_per_orbit::<f64>(
-                    N,
-                    &a_rep[..k],
-                    &b_rep[..k],
-                    terms_of_mut(cx),
-                    terms_of_mut(cy),
-                    steps,
-                );
-            });
+        par::for_each_chunk_pair(&mut xs1, &mut ys1, per_thread, |cx, cy| {
+            let k = cx.len() * N;
+            henon_iterate_scalar_per_orbit::<f64>(
+                N,
+                &a_rep[..k],
+                &b_rep[..k],
+                terms_of_mut(cx),
+                terms_of_mut(cy),
+                steps,
+            );
+        });
     };
 
     // Accurate tier, one orbit at a time (likewise compiled in expanse-core).
     let (mut xa, mut ya) = starts::<N>(orbits);
     let mut accurate = |steps: u64| {
-        xa.par_chunks_mut(per_thread)
-            .zip(ya.par_chunks_mut(per_thread))
-            .for_each(|(cx, cy)| henon_iterate_accurate_scalar_f64::<N>(&a, &b, cx, cy, steps));
+        par::for_each_chunk_pair(&mut xa, &mut ya, per_thread, |cx, cy| {
+            henon_iterate_accurate_scalar_f64::<N>(&a, &b, cx, cy, steps)
+        });
     };
 
     // MPFR at 53·N bits, in-place operations.
@@ -202,18 +198,20 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         .collect();
     let mut my: Vec<Float> = (0..orbits).map(|_| Float::new(prec)).collect();
     let mut mpfr = |steps: u64| {
-        mx.par_iter_mut().zip(my.par_iter_mut()).for_each(|(x, y)| {
+        par::for_each_chunk_pair(&mut mx, &mut my, per_thread, |cx, cy| {
             let mut x2 = Float::new(prec);
             let mut t = Float::new(prec);
             let mut ny = Float::new(prec);
-            for _ in 0..steps {
-                // x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x
-                x2.assign(x.square_ref());
-                t.assign(&ar * &x2);
-                ny.assign(&br * &*x);
-                *y += 1u32;
-                x.assign(&*y - &t);
-                std::mem::swap(y, &mut ny);
+            for (x, y) in cx.iter_mut().zip(cy.iter_mut()) {
+                for _ in 0..steps {
+                    // x² = sqr(x); t = a·x²; u = y + 1; x' = u − t; y' = b·x
+                    x2.assign(x.square_ref());
+                    t.assign(&ar * &x2);
+                    ny.assign(&br * &*x);
+                    *y += 1u32;
+                    x.assign(&*y - &t);
+                    std::mem::swap(y, &mut ny);
+                }
             }
         });
     };
@@ -225,20 +223,18 @@ fn measure<const N: usize>(threads: usize, min_secs: f64, level: SimdLevel) -> R
         "0.3".parse::<Expansion<f64, 2>>().expect("constant parses"),
     );
     let mut acc_batch_dw = |steps: u64| {
-        xd.par_chunks_mut(per_thread)
-            .zip(yd.par_chunks_mut(per_thread))
-            .for_each(|(cx, cy)| henon_iterate_batch_dw::<F64Lanes>(&a2, &b2, cx, cy, steps));
+        par::for_each_chunk_pair(&mut xd, &mut yd, per_thread, |cx, cy| {
+            henon_iterate_batch_dw::<F64Lanes>(&a2, &b2, cx, cy, steps)
+        });
     };
     // Accurate tier, batched on lanes (N ≥ 3), at `level` and at the baseline level.
     let acc_batched = |level: SimdLevel| {
         let (mut xs, mut ys) = starts::<N>(orbits);
         move |steps: u64| {
-            xs.par_chunks_mut(per_thread)
-                .zip(ys.par_chunks_mut(per_thread))
-                .for_each(|(cx, cy)| {
-                    henon_iterate_accurate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
-                        .expect("level detected as available");
-                });
+            par::for_each_chunk_pair(&mut xs, &mut ys, per_thread, |cx, cy| {
+                henon_iterate_accurate_batch_f64_at::<N>(level, &a, &b, cx, cy, steps)
+                    .expect("level detected as available");
+            });
         }
     };
     let mut acc_lanes = acc_batched(level);

@@ -39,8 +39,8 @@ use expanse_gpu::fn_check::{
     accurate_operands, binary_arguments, powi_arguments, unary_arguments, POWI_EXPONENTS,
 };
 use expanse_gpu::functions::{acc_reference, same_expansion};
+use expanse_gpu::par;
 use expanse_gpu::{AccOp, DeviceSelection, GpuContext, GpuTerm};
-use rayon::prelude::*;
 use rug::{Assign, Float};
 use serde::Serialize;
 use std::hint::black_box;
@@ -500,10 +500,8 @@ fn check_one<T: GpuTerm, const N: usize>(
     let pairs = accurate_operands::<T, N>(random, seed);
     for op in AccOp::ALL {
         let gpu = ctx.eval_accurate(op, &pairs).map_err(gpu_err)?;
-        let cpu: Vec<(Expansion<T, N>, i32)> = pairs
-            .par_iter()
-            .map(|p| acc_reference(op, &p[0], &p[1]))
-            .collect();
+        let cpu: Vec<(Expansion<T, N>, i32)> =
+            par::map(&pairs, |p| acc_reference(op, &p[0], &p[1]));
         let g: Vec<Expansion<T, N>> = gpu.iter().map(|r| r.0).collect();
         let c: Vec<Expansion<T, N>> = cpu.iter().map(|r| r.0).collect();
         let mut row = tally(format!("acc {op:?}"), &g, &c, |i| {
@@ -528,7 +526,7 @@ fn check_one<T: GpuTerm, const N: usize>(
     for (k, f) in Unary::ALL.into_iter().enumerate() {
         let xs = unary_arguments::<T, N>(f, random, seed + 1 + k as u64);
         let gpu = ctx.eval_unary(f, &xs).map_err(gpu_err)?;
-        let cpu: Vec<Expansion<T, N>> = xs.par_iter().map(|x| eval_unary(f, x)).collect();
+        let cpu: Vec<Expansion<T, N>> = par::map(&xs, |x| eval_unary(f, x));
         rows.push(tally(f.name().to_string(), &gpu, &cpu, |i| {
             format!("x = {}", terms_hex(xs[i].terms()))
         }));
@@ -538,10 +536,7 @@ fn check_one<T: GpuTerm, const N: usize>(
         let (a, b): (Vec<Expansion<T, N>>, Vec<Expansion<T, N>>) =
             ps.iter().map(|p| (p[0], p[1])).unzip();
         let gpu = ctx.eval_binary(f, &a, &b).map_err(gpu_err)?;
-        let cpu: Vec<Expansion<T, N>> = ps
-            .par_iter()
-            .map(|p| eval_binary(f, &p[0], &p[1]))
-            .collect();
+        let cpu: Vec<Expansion<T, N>> = par::map(&ps, |p| eval_binary(f, &p[0], &p[1]));
         rows.push(tally(f.name().to_string(), &gpu, &cpu, |i| {
             format!(
                 "x = {} y = {}",
@@ -556,7 +551,7 @@ fn check_one<T: GpuTerm, const N: usize>(
     let mut labels = Vec::new();
     for e in POWI_EXPONENTS {
         all_gpu.extend(ctx.eval_powi(&xs, e).map_err(gpu_err)?);
-        all_cpu.extend(xs.par_iter().map(|x| x.powi(e)).collect::<Vec<_>>());
+        all_cpu.extend(par::map(&xs, |x| x.powi(e)));
         labels.extend(xs.iter().map(|x| (e, *x)));
     }
     rows.push(tally("powi".to_string(), &all_gpu, &all_cpu, |i| {

@@ -14,6 +14,10 @@ use super::{
 };
 use expanse_core::functions::{eval_unary, Unary};
 use expanse_core::{Expansion, FloatTerm};
+// Every parallel loop of this backend goes through this one non-generic function (and
+// [`sort_perm`]): rayon's generic pipelines, instantiated for every closure and (T, N), were
+// most of this crate's build time.
+use crate::par::for_each_index as par_for;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -176,19 +180,6 @@ impl<T: FloatTerm> OutTerms<T> {
             unsafe { *self.ptr.add(k * self.len + i) = e.terms()[k] };
         }
     }
-}
-
-/// Runs `f(i)` for every i in 0..len on all cores, in chunks of `grain`. Every parallel loop
-/// of this backend goes through this one non-generic function (and [`sort_perm`]): rayon's
-/// generic pipelines, instantiated for every closure and (T, N), were most of this crate's
-/// build time.
-fn par_for(len: usize, grain: usize, f: &(dyn Fn(usize) + Sync)) {
-    let grain = grain.max(1);
-    (0..len.div_ceil(grain)).into_par_iter().for_each(|c| {
-        for i in c * grain..((c + 1) * grain).min(len) {
-            f(i);
-        }
-    });
 }
 
 /// `(0..len).map(f).collect()` on all cores (through [`par_for`]).

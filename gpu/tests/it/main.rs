@@ -16,4 +16,5 @@ mod limb_functions_on_cpu;
 mod limb_on_cpu;
 mod nvrtc_programs;
 mod orbits_on_cpu;
+mod par;
 mod shim;
