@@ -550,6 +550,19 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
     op_slices_with::<L, N>(op, xs, ys, out, op_lanes_in::<L, N>)
 }
 
+/// [`op_slices`] as a function of its own for each (lane type, N), for the run-time
+/// dispatchers of [`crate::runtime`]: inlined there, the eight N of a term type made one
+/// function that LLVM took about 28 s to optimise.
+#[inline(never)]
+pub(crate) fn op_slices_apart<L: MaskedLane, const N: usize>(
+    op: AccOp,
+    xs: &[L::Scalar],
+    ys: &[L::Scalar],
+    out: &mut [L::Scalar],
+) {
+    op_slices::<L, N>(op, xs, ys, out)
+}
+
 /// The lane operation as [`op_slices_with`] and [`henon_slices_with`] take it: `op_lanes_in`
 /// itself, or (SIMD instances) one out-of-line copy of it per (lane type, N).
 pub(crate) trait LaneOp<L, const N: usize>:

@@ -604,6 +604,34 @@ pub type F64Lanes = Lanes<f64, 4>;
 #[derive(Clone, Copy, Debug)]
 pub struct Wide<L: Lane, const K: usize>(pub [L; K]);
 
+/// `$body` for `$k` = 0, 1, …, K − 1, written out instead of looped (K ≤ 4). Every `Wide`
+/// operation is inlined thousands of times into the Hénon step functions, and LLVM runs its
+/// loop passes (rotation, full unrolling) on each of those two-iteration loops before it
+/// unrolls them, at about 10 ms a loop in functions that size: the fast tier's N = 3..8
+/// per-orbit instances alone held ~1900 such loops and took over a minute of the release
+/// build. The dead copies (k ≥ K) are dropped at monomorphisation (`if const`).
+macro_rules! each_group {
+    ($K:ident, $k:ident => $body:block) => {{
+        const { assert!($K >= 1 && $K <= 4, "Wide has 1..=4 lane groups") };
+        {
+            let $k = 0usize;
+            $body
+        }
+        if const { $K > 1 } {
+            let $k = 1usize;
+            $body
+        }
+        if const { $K > 2 } {
+            let $k = 2usize;
+            $body
+        }
+        if const { $K > 3 } {
+            let $k = 3usize;
+            $body
+        }
+    }};
+}
+
 macro_rules! wide_binop {
     ($tr:ident, $f:ident) => {
         impl<L: Lane, const K: usize> $tr for Wide<L, K> {
@@ -611,9 +639,7 @@ macro_rules! wide_binop {
             #[inline(always)]
             fn $f(self, o: Self) -> Self {
                 let mut r = self.0;
-                for k in 0..K {
-                    r[k] = $tr::$f(self.0[k], o.0[k]);
-                }
+                each_group!(K, k => { r[k] = $tr::$f(self.0[k], o.0[k]); });
                 Self(r)
             }
         }
@@ -628,9 +654,7 @@ impl<L: Lane, const K: usize> Neg for Wide<L, K> {
     #[inline(always)]
     fn neg(self) -> Self {
         let mut r = self.0;
-        for v in r.iter_mut() {
-            *v = -*v;
-        }
+        each_group!(K, k => { r[k] = -r[k]; });
         Self(r)
     }
 }
@@ -645,9 +669,7 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
     #[inline(always)]
     fn mul_add(self, a: Self, b: Self) -> Self {
         let mut r = self.0;
-        for k in 0..K {
-            r[k] = self.0[k].mul_add(a.0[k], b.0[k]);
-        }
+        each_group!(K, k => { r[k] = self.0[k].mul_add(a.0[k], b.0[k]); });
         Self(r)
     }
     #[inline(always)]
@@ -661,17 +683,13 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
     #[inline(always)]
     fn add_on_fma(self, o: Self) -> Self {
         let mut r = self.0;
-        for k in 0..K {
-            r[k] = self.0[k].add_on_fma(o.0[k]);
-        }
+        each_group!(K, k => { r[k] = self.0[k].add_on_fma(o.0[k]); });
         Self(r)
     }
     #[inline(always)]
     fn sub_on_fma(self, o: Self) -> Self {
         let mut r = self.0;
-        for k in 0..K {
-            r[k] = self.0[k].sub_on_fma(o.0[k]);
-        }
+        each_group!(K, k => { r[k] = self.0[k].sub_on_fma(o.0[k]); });
         Self(r)
     }
 }
@@ -680,34 +698,28 @@ impl<L: Lane, const K: usize> Lane for Wide<L, K> {
 #[derive(Clone, Copy, Debug)]
 pub struct WideMask<M: LaneMask, const K: usize>(pub [M; K]);
 
-// Plain indexed loops, no `core::array::from_fn`: its closure is compiled without the AVX-512
-// target feature of the caller (`crate::accurate_batch::avx512`), so the lane operations inside
-// would not be inlined (measured: the AVX-512 accurate lanes ran 4x slower).
-#[allow(clippy::needless_range_loop)]
+// Written-out groups (`each_group!`), no `core::array::from_fn`: its closure is compiled
+// without the AVX-512 target feature of the caller (`crate::accurate_batch::avx512`), so the
+// lane operations inside would not be inlined (measured: the AVX-512 accurate lanes ran 4x
+// slower).
 impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
     const WIDTH: usize = K * M::WIDTH;
     #[inline(always)]
     fn and(self, o: Self) -> Self {
         let mut r = self.0;
-        for k in 0..K {
-            r[k] = r[k].and(o.0[k]);
-        }
+        each_group!(K, k => { r[k] = r[k].and(o.0[k]); });
         Self(r)
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
         let mut r = self.0;
-        for k in 0..K {
-            r[k] = r[k].or(o.0[k]);
-        }
+        each_group!(K, k => { r[k] = r[k].or(o.0[k]); });
         Self(r)
     }
     #[inline(always)]
     fn not(self) -> Self {
         let mut r = self.0;
-        for m in r.iter_mut() {
-            *m = m.not();
-        }
+        each_group!(K, k => { r[k] = r[k].not(); });
         Self(r)
     }
     #[inline(always)]
@@ -715,9 +727,7 @@ impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
         // One test of the groups' conjunction: no short-circuit branch per group (the
         // accurate lanes' emission loop tests this at every item).
         let mut r = self.0[0];
-        for k in 1..K {
-            r = r.and(self.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r = r.and(self.0[k]); } });
         r.all()
     }
     #[inline(always)]
@@ -727,96 +737,74 @@ impl<M: LaneMask, const K: usize> LaneMask for WideMask<M, K> {
     #[inline(always)]
     fn any(self) -> bool {
         let mut r = self.0[0];
-        for k in 1..K {
-            r = r.or(self.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r = r.or(self.0[k]); } });
         r.any()
     }
 }
 
-// Plain indexed loops, no `core::array::from_fn`: its closure is compiled without the AVX-512
-// target feature of the caller (`crate::accurate_batch::avx512`), so the lane operations inside
-// would not be inlined (measured: the AVX-512 accurate lanes ran 4x slower).
-#[allow(clippy::needless_range_loop)]
+// Written-out groups (`each_group!`), no `core::array::from_fn`: its closure is compiled
+// without the AVX-512 target feature of the caller (`crate::accurate_batch::avx512`), so the
+// lane operations inside would not be inlined (measured: the AVX-512 accurate lanes ran 4x
+// slower).
 impl<L: MaskedLane, const K: usize> MaskedLane for Wide<L, K> {
     type Mask = WideMask<L::Mask, K>;
     #[inline(always)]
     fn lane_abs(self) -> Self {
         let mut r = self.0;
-        for v in r.iter_mut() {
-            *v = v.lane_abs();
-        }
+        each_group!(K, k => { r[k] = r[k].lane_abs(); });
         Self(r)
     }
     #[inline(always)]
     fn mask_eq(self, o: Self) -> Self::Mask {
         let mut r = [self.0[0].mask_eq(o.0[0]); K];
-        for k in 1..K {
-            r[k] = self.0[k].mask_eq(o.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r[k] = self.0[k].mask_eq(o.0[k]); } });
         WideMask(r)
     }
     #[inline(always)]
     fn mask_ne(self, o: Self) -> Self::Mask {
         let mut r = [self.0[0].mask_ne(o.0[0]); K];
-        for k in 1..K {
-            r[k] = self.0[k].mask_ne(o.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r[k] = self.0[k].mask_ne(o.0[k]); } });
         WideMask(r)
     }
     #[inline(always)]
     fn mask_le(self, o: Self) -> Self::Mask {
         let mut r = [self.0[0].mask_le(o.0[0]); K];
-        for k in 1..K {
-            r[k] = self.0[k].mask_le(o.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r[k] = self.0[k].mask_le(o.0[k]); } });
         WideMask(r)
     }
     #[inline(always)]
     fn mask_ge(self, o: Self) -> Self::Mask {
         let mut r = [self.0[0].mask_ge(o.0[0]); K];
-        for k in 1..K {
-            r[k] = self.0[k].mask_ge(o.0[k]);
-        }
+        each_group!(K, k => { if k > 0 { r[k] = self.0[k].mask_ge(o.0[k]); } });
         WideMask(r)
     }
     #[inline(always)]
     fn finite_mask(self) -> Self::Mask {
         let mut r = [self.0[0].finite_mask(); K];
-        for k in 1..K {
-            r[k] = self.0[k].finite_mask();
-        }
+        each_group!(K, k => { if k > 0 { r[k] = self.0[k].finite_mask(); } });
         WideMask(r)
     }
     #[inline(always)]
     fn select(m: Self::Mask, a: Self, b: Self) -> Self {
         let mut r = b.0;
-        for k in 0..K {
-            r[k] = L::select(m.0[k], a.0[k], b.0[k]);
-        }
+        each_group!(K, k => { r[k] = L::select(m.0[k], a.0[k], b.0[k]); });
         Self(r)
     }
     #[inline(always)]
     fn lane_ulp(self) -> Self {
         let mut r = self.0;
-        for v in r.iter_mut() {
-            *v = v.lane_ulp();
-        }
+        each_group!(K, k => { r[k] = r[k].lane_ulp(); });
         Self(r)
     }
     #[inline(always)]
     fn load(src: &[L::Scalar]) -> Self {
         let mut r = [L::load(src); K];
-        for k in 1..K {
-            r[k] = L::load(&src[k * L::WIDTH..]);
-        }
+        each_group!(K, k => { if k > 0 { r[k] = L::load(&src[k * L::WIDTH..]); } });
         Self(r)
     }
     #[inline(always)]
     fn store(self, dst: &mut [L::Scalar]) {
-        for k in 0..K {
-            self.0[k].store(&mut dst[k * L::WIDTH..]);
-        }
+        each_group!(K, k => { self.0[k].store(&mut dst[k * L::WIDTH..]); });
     }
 }
 

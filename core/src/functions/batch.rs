@@ -201,6 +201,50 @@ pub(crate) trait FnLane: MaskedLane {
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N];
     /// [`exp_block`].
     fn exp_block<const N: usize>(xs: &[E<Self::Scalar, N>], out: &mut [E<Self::Scalar, N>]);
+    // The slice loops of the vectorised functions, one out-of-line instance per (lane type,
+    // N, function family): inlined into one dispatcher per SIMD level they made it the
+    // largest function of the crate (about 90 s of LLVM's time in the release build, alone
+    // on one core); apart, they are optimised separately and in parallel.
+    /// [`expm1_vec`].
+    fn expm1_slices<const N: usize>(xs: &[E<Self::Scalar, N>], out: &mut [E<Self::Scalar, N>]);
+    /// [`hyp_vec`].
+    fn hyp_slices<const N: usize>(
+        f: Unary,
+        xs: &[E<Self::Scalar, N>],
+        out: &mut [E<Self::Scalar, N>],
+    );
+    /// [`ln_block`] over a slice.
+    fn ln_slices<const N: usize>(
+        f: Unary,
+        xs: &[E<Self::Scalar, N>],
+        out: &mut [E<Self::Scalar, N>],
+    );
+    /// [`sin_cos_block`] over a slice.
+    fn sin_cos_slices<const N: usize>(
+        f: Unary,
+        xs: &[E<Self::Scalar, N>],
+        out: &mut [E<Self::Scalar, N>],
+    );
+    /// [`sin_cos_table_block`] over a slice.
+    fn sin_cos_table_slices<const N: usize>(
+        f: Unary,
+        xs: &[E<Self::Scalar, N>],
+        out: &mut [E<Self::Scalar, N>],
+    );
+}
+
+/// `$block::<L, N>(f, chunk, out chunk)` over `xs` in groups of `L::WIDTH`. A macro, not a
+/// function taking the block as `impl Fn`: the call through the `Fn` shim was compiled as a
+/// function of its own, outside the AVX-512 `#[target_feature]` wrappers below.
+macro_rules! by_blocks {
+    ($block:ident::<$L:ty, $N:ident>($f:expr, $xs:expr, $out:expr)) => {
+        for (xc, oc) in $xs
+            .chunks(<$L as crate::batch::Lane>::WIDTH)
+            .zip($out.chunks_mut(<$L as crate::batch::Lane>::WIDTH))
+        {
+            $block::<$L, $N>($f, xc, oc);
+        }
+    };
 }
 
 impl FnLane for crate::batch::F64Lanes {
@@ -226,6 +270,26 @@ impl FnLane for crate::batch::F64Lanes {
     #[inline(never)]
     fn exp_block<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
         exp_block::<Self, N>(xs, out)
+    }
+    #[inline(never)]
+    fn expm1_slices<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        expm1_vec::<Self, N>(xs, out)
+    }
+    #[inline(never)]
+    fn hyp_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        hyp_vec::<Self, N>(f, xs, out)
+    }
+    #[inline(never)]
+    fn ln_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        by_blocks!(ln_block::<Self, N>(f, xs, out))
+    }
+    #[inline(never)]
+    fn sin_cos_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        by_blocks!(sin_cos_block::<Self, N>(f, xs, out))
+    }
+    #[inline(never)]
+    fn sin_cos_table_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        by_blocks!(sin_cos_table_block::<Self, N>(f, xs, out))
     }
 }
 
@@ -255,6 +319,26 @@ impl FnLane for crate::avx512::F64x8 {
     #[inline(always)]
     fn exp_block<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
         unsafe { avx512::exp_block::<N>(xs, out) }
+    }
+    #[inline(always)]
+    fn expm1_slices<const N: usize>(xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::expm1_slices::<N>(xs, out) }
+    }
+    #[inline(always)]
+    fn hyp_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::hyp_slices::<N>(f, xs, out) }
+    }
+    #[inline(always)]
+    fn ln_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::ln_slices::<N>(f, xs, out) }
+    }
+    #[inline(always)]
+    fn sin_cos_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::sin_cos_slices::<N>(f, xs, out) }
+    }
+    #[inline(always)]
+    fn sin_cos_table_slices<const N: usize>(f: Unary, xs: &[E<f64, N>], out: &mut [E<f64, N>]) {
+        unsafe { avx512::sin_cos_table_slices::<N>(f, xs, out) }
     }
 }
 
@@ -1132,8 +1216,10 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
     let oe = expansions_mut::<L::Scalar, N>(out);
     match f {
         Unary::Exp => exp_slices::<L, N>(xe, oe),
-        Unary::ExpM1 if const { N >= 2 } => expm1_vec::<L, N>(xe, oe),
-        Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => hyp_vec::<L, N>(f, xe, oe),
+        Unary::ExpM1 if const { N >= 2 } => L::expm1_slices::<N>(xe, oe),
+        Unary::Sinh | Unary::Cosh | Unary::Tanh if const { N >= 2 } => {
+            L::hyp_slices::<N>(f, xe, oe)
+        }
         // At N ≤ 2 the scalar ln (f64: the table path of `ln_dd.rs`; f32: double-word
         // shortcuts, one Newton step) is as fast as the lanes, whose division stays scalar.
         // f64 N ≥ 3 ln: the scalar function (one Newton step on the fixed-point exp,
@@ -1141,27 +1227,15 @@ fn unary_slices<L: FnLane, const N: usize>(f: Unary, xs: &[L::Scalar], out: &mut
         Unary::Ln if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } => {
             scalar_slices::<L::Scalar, N>(f, xe, oe)
         }
-        Unary::Ln | Unary::Ln1p if const { N >= 3 } => {
-            for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
-                ln_block::<L, N>(f, xc, oc);
-            }
-        }
+        Unary::Ln | Unary::Ln1p if const { N >= 3 } => L::ln_slices::<N>(f, xe, oe),
         // f64 N ≥ 3 sin, cos: the scalar function (fixed-point series and table,
         // `sin_fixed.rs`; faster than the lane core).
         Unary::Sin | Unary::Cos if const { N >= 3 && <L::Scalar as FloatTerm>::PRECISION == 53 } => {
             scalar_slices::<L::Scalar, N>(f, xe, oe)
         }
         // N = 2: the table reduction (trig.rs, `sin_table.rs`).
-        Unary::Sin | Unary::Cos if const { N == 2 } => {
-            for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
-                sin_cos_table_block::<L, N>(f, xc, oc);
-            }
-        }
-        Unary::Sin | Unary::Cos => {
-            for (xc, oc) in xe.chunks(L::WIDTH).zip(oe.chunks_mut(L::WIDTH)) {
-                sin_cos_block::<L, N>(f, xc, oc);
-            }
-        }
+        Unary::Sin | Unary::Cos if const { N == 2 } => L::sin_cos_table_slices::<N>(f, xe, oe),
+        Unary::Sin | Unary::Cos => L::sin_cos_slices::<N>(f, xe, oe),
         _ => scalar_slices::<L::Scalar, N>(f, xe, oe),
     }
 }
@@ -1319,6 +1393,68 @@ mod avx512 {
         out: &mut [crate::Expansion<f64, N>],
     ) {
         super::exp_block::<F64x8, N>(xs, out)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn expm1_slices<const N: usize>(
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        super::expm1_vec::<F64x8, N>(xs, out)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn hyp_slices<const N: usize>(
+        f: Unary,
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        super::hyp_vec::<F64x8, N>(f, xs, out)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn ln_slices<const N: usize>(
+        f: Unary,
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        use super::ln_block;
+        by_blocks!(ln_block::<F64x8, N>(f, xs, out))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn sin_cos_slices<const N: usize>(
+        f: Unary,
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        use super::sin_cos_block;
+        by_blocks!(sin_cos_block::<F64x8, N>(f, xs, out))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    pub(super) unsafe fn sin_cos_table_slices<const N: usize>(
+        f: Unary,
+        xs: &[crate::Expansion<f64, N>],
+        out: &mut [crate::Expansion<f64, N>],
+    ) {
+        use super::sin_cos_table_block;
+        by_blocks!(sin_cos_table_block::<F64x8, N>(f, xs, out))
     }
 
     /// # Safety
