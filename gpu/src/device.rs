@@ -378,6 +378,13 @@ pub fn compile_program_ptx_for(
     cuda_type: &'static str,
     arch: &str,
 ) -> Result<String, GpuError> {
+    if !(1..=expanse_core::MAX_TERMS).contains(&n) || !matches!(cuda_type, "double" | "float") {
+        return Err(GpuError::new(GpuErrorKind::InvalidInput(format!(
+            "program {}: {n} terms of {cuda_type:?} (expected 1..={} terms of \"double\" or \"float\")",
+            program.name,
+            expanse_core::MAX_TERMS
+        ))));
+    }
     let key = (program.name, n, cuda_type, arch.to_owned());
     if let Some(p) = ptx_cache()
         .lock()

@@ -49,8 +49,9 @@ pub use contract::{
     SearchSettings,
 };
 pub use device::{
-    compile_program_ptx, compile_ptx, kernel_source, CompactResult, CudaProgram, DeviceInfo,
-    DeviceSelection, GpuContext, GpuTerm, LaunchProfile, KERNEL_SOURCE, ORBITS_PROGRAM, PRELUDE,
+    compile_program_ptx, compile_program_ptx_for, compile_ptx, kernel_source, CompactResult,
+    CudaProgram, DeviceInfo, DeviceSelection, GpuContext, GpuTerm, LaunchProfile, KERNEL_SOURCE,
+    ORBITS_PROGRAM, PRELUDE,
 };
 pub use error::{GpuError, GpuErrorKind, GpuUnavailable};
 pub use functions::{

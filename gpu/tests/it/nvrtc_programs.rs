@@ -61,3 +61,18 @@ fn orbit_program_compiles_with_nvrtc_when_present() {
     assert!(compiles::<f64, 2>(p));
     assert!(compiles::<f32, 4>(p));
 }
+
+#[test]
+fn run_time_n_entry_refuses_terms_and_types_it_has_no_kernels_for() {
+    use expanse_gpu::device::compile_program_ptx_for;
+    use expanse_gpu::ORBITS_PROGRAM;
+    for (n, ty) in [(0, "double"), (9, "double"), (2, "int"), (2, "half")] {
+        match compile_program_ptx_for(&ORBITS_PROGRAM, n, ty, ARCH) {
+            Err(e) => assert!(
+                matches!(e.kind, GpuErrorKind::InvalidInput(_)),
+                "n = {n}, {ty}: {e}"
+            ),
+            Ok(_) => panic!("n = {n}, {ty}: compiled"),
+        }
+    }
+}
