@@ -539,8 +539,11 @@ fn operand_y<T: FloatTerm, const N: usize>(op: AccOp, xs: &[T], ys: &[T], k: usi
 
 /// The body of the batched operations for one (lane type, N): flat slices as in
 /// [`crate::runtime`] (expansion k at `k·N .. (k+1)·N`; for the term operations `ys[k]` is the
-/// term). Whole lane groups on lanes, the rest (and every operation for N < 3) scalar.
-#[inline(always)]
+/// term). Whole lane groups on lanes, the rest (and every operation for N < 3) scalar. A
+/// function of its own for each (lane type, N), called by the run-time dispatchers of
+/// [`crate::runtime`]: inlined there, the eight N of a term type made one function that LLVM
+/// took about 28 s to optimise.
+#[inline(never)]
 pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
     op: AccOp,
     xs: &[L::Scalar],
@@ -548,19 +551,6 @@ pub(crate) fn op_slices<L: MaskedLane, const N: usize>(
     out: &mut [L::Scalar],
 ) {
     op_slices_with::<L, N>(op, xs, ys, out, op_lanes_in::<L, N>)
-}
-
-/// [`op_slices`] as a function of its own for each (lane type, N), for the run-time
-/// dispatchers of [`crate::runtime`]: inlined there, the eight N of a term type made one
-/// function that LLVM took about 28 s to optimise.
-#[inline(never)]
-pub(crate) fn op_slices_apart<L: MaskedLane, const N: usize>(
-    op: AccOp,
-    xs: &[L::Scalar],
-    ys: &[L::Scalar],
-    out: &mut [L::Scalar],
-) {
-    op_slices::<L, N>(op, xs, ys, out)
 }
 
 /// The lane operation as [`op_slices_with`] and [`henon_slices_with`] take it: `op_lanes_in`

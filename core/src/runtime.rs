@@ -328,7 +328,7 @@ pub fn accurate_op_f64_at(
     check_n(n);
     match level {
         SimdLevel::Baseline => {
-            with_terms_acc!(n, N => ab::wide::op_slices::<N>(op, xs, ys, out), ab::op_slices_apart::<f64, N>(op, xs, ys, out));
+            with_terms_acc!(n, N => ab::wide::op_slices::<N>(op, xs, ys, out), ab::op_slices::<f64, N>(op, xs, ys, out));
             Ok(())
         }
         SimdLevel::Avx512 => {
@@ -336,7 +336,7 @@ pub fn accurate_op_f64_at(
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: AVX-512F was detected just above.
-                    with_terms_acc!(n, N => unsafe { ab::avx512::op_slices::<N>(op, xs, ys, out) }, ab::op_slices_apart::<f64, N>(op, xs, ys, out));
+                    with_terms_acc!(n, N => unsafe { ab::avx512::op_slices::<N>(op, xs, ys, out) }, ab::op_slices::<f64, N>(op, xs, ys, out));
                     return Ok(());
                 }
             }
@@ -357,7 +357,7 @@ pub fn accurate_op_f32(
     out: &mut [f32],
 ) {
     check_n(n);
-    with_terms!(n, N => crate::accurate_batch::op_slices_apart::<f32, N>(op, xs, ys, out))
+    with_terms!(n, N => crate::accurate_batch::op_slices::<f32, N>(op, xs, ys, out))
 }
 
 /// The batched accurate Hénon iteration ([`crate::accurate_batch`]): every orbit (xs[k],
