@@ -401,6 +401,24 @@ pub fn unary_arguments<T: FloatTerm, const N: usize>(
             xs.push(if rng.below(2) == 0 { x } else { x.neg() });
             xs.push(Expansion::from_f64(j * rng.sign()));
         }
+        // The reciprocal path of N = 2 (`atan_recip_table`): near 256/j and 512/(2j − 1)
+        // (its table points, where 1 − c·x cancels, and its rounding midpoints), and leading
+        // terms in (1, 600) with a lower term just below or above its 2^−960 / 2^−93 limit.
+        for _ in 0..random / 4 {
+            let j = (1 + rng.below(512)) as f64 / 2.0;
+            let ed = rng.range(low, -1);
+            let d: Expansion<T, N> = rand_expansion(rng, ed);
+            let base = Expansion::<T, N>::from_f64(256.0 / j);
+            let x = base.add(&base.mul(&d));
+            xs.push(if rng.below(2) == 0 { x } else { x.neg() });
+            let lead = 1.0 + rng.below(599 << 20) as f64 / (1u64 << 20) as f64;
+            let far = if T::PRECISION == 53 {
+                2f64.powi(-(950 + rng.below(50) as i32))
+            } else {
+                2f64.powi(-(88 + rng.below(12) as i32))
+            };
+            xs.push(Expansion::<T, N>::from_f64(lead * rng.sign()).add(&Expansion::from_f64(far)));
+        }
     }
     if f == Unary::Atan && T::PRECISION == 53 {
         // The fixed-point end of atan at f64 N ≥ 3 (`atan_fixed.rs`): around 2^−9 (the switch

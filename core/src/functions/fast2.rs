@@ -374,6 +374,71 @@ pub(crate) fn div<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T
     x.div(y)
 }
 
+/// Smallest |n₀| and |q₀| of [`div_newton`]'s main path: 2^{e_min + 3p} (f64 2^−863, f32
+/// 2^−54).
+fn div_newton_tiny<T: FloatTerm>() -> f64 {
+    <f64 as FloatTerm>::ldexp(1.0, if T::PRECISION == 53 { -863 } else { -54 })
+}
+
+/// The relative error bound of [`div_newton`] at N = 2, δ_nd = 13u² + 50u³ (derivation in
+/// its doc); it is above the accurate division's (which its fallback calls), so it bounds
+/// both.
+pub(crate) fn div_newton_rel_bound<T: FloatTerm>() -> f64 {
+    let u = T::UNIT_ROUNDOFF;
+    13.0 * u * u + 50.0 * u * u * u
+}
+
+/// n/d at N = 2 by one correction of the leading quotient, *not* bit for bit the accurate
+/// tier's long division: relative error ≤ δ_nd = 13u² + 50u³ ([`div_newton_rel_bound`]);
+/// N ≠ 2, and inputs off the main path, go to [`div`] (error ≤ δ_div ≤ δ_nd in the accurate
+/// tier's range: operands and quotient at least [`crate::bounds::min_normal_result`]).
+///
+/// Main path (n = n₀ + n₁, d = d₀ + d₁ normalised, so |n₁| ≤ u|n₀|, |d₁| ≤ u|d₀|; run-time
+/// checks: |n₀| ≥ 2^{e_min+3p}, q₀ finite with |q₀| ≥ 2^{e_min+3p}, every result finite):
+/// q₀ = RN(n₀/d₀), (P, E) = 2ProdFMA(q₀, d₀), A = n₀ − P, s₁ = RN(A − E),
+/// g = RN(q₀·d₁), s₂ = RN(n₁ − g), r = RN(s₁ + s₂), q₁ = RN(r/d₀), Fast2Sum(q₀, q₁).
+/// With U = |n₀|, Q = n/d and R = n − q₀·d = (A − E) + n₁ − q₀d₁ exactly:
+/// 1. q₀ = (n₀/d₀)(1 + δ₁), |δ₁| ≤ u; q₀d₀ ≥ 2^{e_min+3p}(1 − u) makes the product's error
+///    term representable, so P + E = q₀d₀ exactly, and P = n₀(1 + δ₁)(1 + δ₂) ∈ [½n₀, 2n₀]:
+///    A = n₀ − P is exact (Sterbenz) and A − E = −n₀δ₁, |A − E| ≤ uU.
+/// 2. Sums and differences of machine numbers are exact when the result is subnormal, so
+///    each RN of a sum errs by at most u times its argument: s₁ by ≤ u²U; |q₀d₁| ≤ u(1 + u)U,
+///    g by ≤ u²(1 + u)U + 2^{e_min−p} (a product may be subnormal; 2^{e_min−p} ≤ u⁴U);
+///    |n₁ − g| ≤ uU(2 + 2u + u²), s₂ by ≤ u²U(2 + 2u + u²); |s₁ + s₂| ≤
+///    uU(1 + u)(3 + 2u + u²), r by ≤ u²U(1 + u)(3 + 2u + u²). So |r − R| ≤ u²U(7 + 9u) + u⁴U
+///    and, with |R| ≤ uU(3 + u), |r| ≤ uU(3 + 9u).
+/// 3. q₁ = (r/d₀)(1 + δ₃) + η₃, |δ₃| ≤ u, |η₃| ≤ 2^{e_min−p} ≤ u⁴(1 + u)|Q|; d = d₀(1 + η),
+///    |η| ≤ u; Q = q₀ + R/d, so q₀ + q₁ − Q = [(r − R) + r((1 + δ₃)(1 + η) − 1)]/d + η₃,
+///    |…| ≤ [u²U(7 + 9u) + u⁴U + uU(3 + 9u)(2u + u²)]/|d| + |η₃| ≤ u²(13 + 31u)U/|d| + 2u⁴|Q|,
+///    and U ≤ |n|/(1 − u), so the relative error is ≤ u²(13 + 31u)/(1 − u) + 3u⁴ ≤ 13u² + 50u³
+///    (u ≤ 2^−24).
+/// 4. |q₁| ≤ (3 + 9u)u(1 + u)U/|d₀| ≤ |q₀|, so Fast2Sum(q₀, q₁) is exact and normalised.
+#[inline(always)]
+pub(crate) fn div_newton<T: FloatTerm, const N: usize>(n: &E<T, N>, d: &E<T, N>) -> E<T, N> {
+    if N == 2 {
+        let (n0, n1) = (n.terms()[0], n.terms()[1]);
+        let (d0, d1) = (d.terms()[0], d.terms()[1]);
+        let tiny = div_newton_tiny::<T>();
+        if normalised(n0, n1) && normalised(d0, d1) && n0.abs().to_f64() >= tiny {
+            let q0 = n0 / d0;
+            if q0.is_finite() && q0.abs().to_f64() >= tiny {
+                let (p, e) = two_prod(q0, d0);
+                let s1 = (n0 - p) - e;
+                let s2 = n1 - q0 * d1;
+                let q1 = (s1 + s2) / d0;
+                let (h, l) = fast_two_sum(q0, q1);
+                if h.is_finite() && l.is_finite() {
+                    let mut t = [T::ZERO; N];
+                    t[0] = h;
+                    t[1] = l;
+                    return E::from_normalized(t);
+                }
+            }
+        }
+    }
+    div(n, d)
+}
+
 /// The square root of the accurate tier at N = 2 (`fast_sqrt::<T, 2>`), operation for
 /// operation on fixed-size lists; t = RN(√x₀).
 #[inline(always)]

@@ -225,6 +225,39 @@
 //!   (N = 8) (atan2 / asin / acos at N = 4: 187.9 / 196.0 / 228.3u⁴, were 357.7 / 365.7 /
 //!   398.1; f32 N = 3, 4: atan 113.9 → 78.9u³, 227.8 → 155.7u⁴).
 //!
+//! *Division at N = 2*: the quotient t = num/d above is `fast2::div_newton` (one correction
+//! of the leading quotient, derivation in `fast2.rs`), relative error δ_nd = 13u² + 50u³
+//! instead of the long division's δ_div (it falls back to that one off its main path, and
+//! δ_nd ≥ δ_div): ε ≤ ν ⊕ δ_nd ⊕ κ_d/(1 − κ_d) at N = 2 (`atan_table_bound_with`). Two
+//! IEEE divisions and a few operations instead of three divisions and three certified
+//! renormalisations; the stated bounds at f64 N = 2 rose by about 9u²: atan 35.5 → 44.6u², atan2 42.6 → 51.6u², asin 45.6 → 54.7u², acos 52.7 →
+//! 61.7u² (f32 N = 2: 44.5, 51.6, 54.6, 61.7u²).
+//!
+//! *atan of a reciprocal at N = 2* (`atan_recip_table`, both term types; `functions.cu`
+//! `tr_atan_recip_table`): for x > 1 (x = |x|, a finite normalised double-word), 1/x is not
+//! formed. ẑ₀ = RN(1/x₀), j = round(K·ẑ₀) (K·ẑ₀ exact), c = j/K; taken when j ≥ 1, x₁ = 0 or
+//! |x₁| ≥ 2^−960 (f32 2^−93), and ½ ≤ p ≤ 2 for p = RN(c·x₀) (run-time checks; else the
+//! reciprocal is divided as below). With z = 1/x exactly, t = (z − c)/(1 + zc) =
+//! (1 − c·x)/(x + c) (both multiplied by x > 0).
+//! - *Numerator*: 2ProdFMA gives c·x₀ = p + e and c·x₁ = q + f exactly (c·x₀ ≥ ½(1 − u);
+//!   c ≥ 2^−8 and the check on x₁ keep |c·x₁| ≥ 2^{e_min+p+1}, so both error terms are
+//!   representable; x₁ = 0 gives q = f = 0), 1 − p is exact (Sterbenz: ½ ≤ p ≤ 2), so
+//!   1 − c·x = (1 − p) − e − q − f exactly, four machine numbers rounded once
+//!   (`round_sum_list`): ν = ρ₂ relative to the exact numerator (no cancellation loss); zero
+//!   means z = c, and the result is the table value.
+//! - *Denominator* x + c (add_term, both positive): κ_d = δ_add; then the division (δ_nd).
+//! - *Reduction range*: x = x₀(1 + ξ), |ξ| ≤ 2u (ulp-nonoverlapping terms), and
+//!   ẑ₀ = (1/x₀)(1 + δ), |δ| ≤ u, so |z − ẑ₀| ≤ 3.01u·z and |z − c| ≤ 1/(2K) + 3.01u·z:
+//!   |t̂| ≤ t_b = 1.001/(2K) as before; c/z ≤ j/(j − ½)·(1 + 3.01u) ≤ 2.0001 for j ≥ 1, so
+//!   the sum's m ≤ 2.0001 as before.
+//!
+//! So the table path's A_T holds with ν = ρ₂ and κ_d = δ_add, and π/2 − (Â + B̂) is rounded
+//! as in atan_ratio's second branch with no quotient: (A_T' + 2π_err) ⊕ δ_add. The stated
+//! atan bound at N = 2 is the larger of this and ratio(0) below (for the arguments the checks
+//! send back). One division, one reciprocal and one multiplication
+//! fewer: atan f64 N = 2 392 → 262 ns per call with the division above (the same VM, `bench
+//! functions`).
+//!
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
 //! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
 //! passes through atan with factor ≤ 1 + 3δ_q (above). In the second branch the subtracted
@@ -233,7 +266,8 @@
 //! ratio(δ_q) = (A ⊕ δ_q(1 + 3δ_q) + 2π_err) ⊕ δ_add.
 //!
 //! - atan x: |x| ≤ 1: atan_unit(|x|) (no quotient, error A); |x| > 1:
-//!   π/2 − atan_unit(1/|x|) (the reciprocal carries δ_div). Both within ratio(0).
+//!   π/2 − atan_unit(1/|x|) (the reciprocal carries δ_div). Both within ratio(0). (N = 2:
+//!   |x| > 1 takes the reciprocal path above where its checks pass.)
 //! - atan2(y, x): A' = atan_ratio(|y|, |x|) ∈ [0, π/2]; for x < 0, π − A' ≥ π/2, so A''s
 //!   error counts at most once more, π's rounding at most 2π_err: bound
 //!   (ratio(0) + 2π_err) ⊕ δ_add.
@@ -682,7 +716,33 @@ fn atan_table_bound<T: FloatTerm>(n: usize) -> f64 {
     // addition; then the division.
     let num = if n == 2 { 0.0 } else { o.add };
     let kd = cat((0.5 + 1.0 / (1u64 << 20) as f64) * o.mul, o.add);
-    let eps = cat(cat(num, o.div), kd / (1.0 - kd));
+    atan_table_bound_with::<T>(n, num, kd)
+}
+
+/// The stated bound of atan: ratio(0) (module doc), and at N = 2 also the reciprocal path
+/// (module doc, "atan of a reciprocal at N = 2": A_T with ν = ρ₂ and κ_d = δ_add, no
+/// quotient, then π/2 − as in ratio).
+fn atan_bound<T: FloatTerm>(n: usize) -> f64 {
+    let old = ratio_bound::<T>(n, 0.0);
+    if n != 2 {
+        return old;
+    }
+    let o = ops::<T>(n);
+    let recip = atan_table_bound_with::<T>(n, bounds::round_rel_bound::<T>(n), o.add);
+    old.max(cat(recip + 2.0 * o.pi, o.add))
+}
+
+/// A_T for a reduced argument t̂ whose numerator carries ν (`num`) and denominator κ_d (`kd`)
+/// relative error, before the division (module doc, "atan").
+fn atan_table_bound_with<T: FloatTerm>(n: usize, num: f64, kd: f64) -> f64 {
+    let o = ops::<T>(n);
+    // The division: `div_newton` (δ_nd, which also bounds its fallback) at N = 2.
+    let div = if n == 2 {
+        fast2::div_newton_rel_bound::<T>().max(o.div)
+    } else {
+        o.div
+    };
+    let eps = cat(cat(num, div), kd / (1.0 - kd));
     let theta = eps * (1.0 + 3.0 * eps);
     if atan_fixed_path::<T>(n) {
         // Series, table and sum in fixed point: its own derivation (`atan_fixed.rs`).
@@ -768,6 +828,19 @@ fn abs_part<T: FloatTerm>(f: Unary, n: usize) -> f64 {
     }
 }
 
+/// The double-word division of atan's table path at N = 2 (`fast2::div_newton`, not the
+/// accurate tier's long division), exposed for the oracle tests: (n₀, n₁)/(d₀, d₁) and its
+/// stated relative bound 13u² + 50u³ (derivation in `fast2.rs`).
+#[doc(hidden)]
+pub fn div_newton_pair<T: FloatTerm>(n: [T; 2], d: [T; 2]) -> ([T; 2], f64) {
+    let q = fast2::div_newton(
+        &Expansion::<T, 2>::from_normalized(n),
+        &Expansion::from_normalized(d),
+    );
+    let t = q.terms();
+    ([t[0], t[1]], fast2::div_newton_rel_bound::<T>())
+}
+
 /// The stated error bound of `f` at `n` terms of `T` (derivation and domain in the module
 /// doc): |ŷ − y| ≤ rel·|y| + abs.
 pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
@@ -804,7 +877,7 @@ pub fn error_bound<T: FloatTerm>(f: Unary, n: usize) -> ErrorBound {
                 1.571 * arg * (1.0 + 2.0 * arg),
             )
         }
-        Unary::Atan => ratio_bound::<T>(n, 0.0),
+        Unary::Atan => atan_bound::<T>(n),
         Unary::Asin => {
             let g = cofactor_bound::<T>(n);
             ratio_bound::<T>(n, g / (1.0 - g))
@@ -1041,8 +1114,18 @@ fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansi
             num
         };
         let d = fast2::add_dominant_term(&z.mul_term(c), T::ONE);
-        fast2::div(&num, &d)
+        fast2::div_newton(&num, &d)
     };
+    atan_table_finish(&t, j)
+}
+
+/// atan c_j + atan t̂ from the reduced argument t̂ of the table path (module doc, "atan": the
+/// series, the table value and the sum; j = 0: the series alone).
+fn atan_table_finish<T: FloatTerm, const N: usize>(
+    t: &Expansion<T, N>,
+    j: usize,
+) -> Expansion<T, N> {
+    let t = *t;
     if atan_fixed_path::<T>(N) {
         // f64 N ≥ 3: series, table and sum in fixed point (`atan_fixed.rs`).
         let mut tt = [0.0f64; N];
@@ -1083,6 +1166,42 @@ fn atan_unit_table<T: FloatTerm, const N: usize>(z: &Expansion<T, N>) -> Expansi
     } else {
         fast2::add(&atan_tab(j), &b)
     }
+}
+
+/// Below this |x₁| the reciprocal path [`atan_recip_table`] is not taken (f64 2^−960, f32
+/// 2^−93): above it, with c ≥ 2^−8, the product c·x₁ is at least 2^{e_min + p + 1}, so its
+/// 2ProdFMA error term is exact (module doc, "atan of a reciprocal at N = 2").
+fn atan_recip_tiny<T: FloatTerm>() -> f64 {
+    <f64 as FloatTerm>::ldexp(1.0, if T::PRECISION == 53 { -960 } else { -93 })
+}
+
+/// atan(1/x) for x > 1 at N = 2 by the table reduction without the reciprocal (module doc,
+/// "atan of a reciprocal at N = 2"): j = round(K·RN(1/x₀)), c = j/K, t = (1 − c·x)/(x + c)
+/// = (1/x − c)/(1 + c/x), the numerator the exact sum of 1 − RN(c·x₀) (Sterbenz) and the
+/// 2ProdFMA errors rounded once, then [`atan_table_finish`]. `None` (the caller divides)
+/// where j = 0, RN(c·x₀) ∉ [½, 2] or 0 < |x₁| below [`atan_recip_tiny`].
+fn atan_recip_table<T: FloatTerm, const N: usize>(x: &Expansion<T, N>) -> Option<Expansion<T, N>> {
+    let (x0, x1) = (x.terms()[0], x.terms()[1]);
+    let k = ATAN_TAB_K as f64;
+    let z0 = T::ONE / x0;
+    let j = ((z0.to_f64() * k).round() as usize).min(ATAN_TAB_K);
+    if j == 0 || !(x1 == T::ZERO || x1.abs().to_f64() >= atan_recip_tiny::<T>()) {
+        return None;
+    }
+    let c = T::from_f64(j as f64 / k);
+    let (p, e) = crate::eft::two_prod(c, x0);
+    if !(p.to_f64() >= 0.5 && p.to_f64() <= 2.0) {
+        return None;
+    }
+    // 1 − p is exact (Sterbenz), c·x₁ = q + f exactly: 1 − c·x = a − e − q − f.
+    let a = T::ONE - p;
+    let (q, f) = crate::eft::two_prod(c, x1);
+    let num = fast2::round_sum_list::<T, N, 4>([a, -e, -q, -f]);
+    if num.is_zero() {
+        return Some(atan_tab(j));
+    }
+    let d = fast2::add_term(x, c);
+    Some(atan_table_finish(&fast2::div_newton(&num, &d), j))
 }
 
 /// atan z for 0 ≤ z ≤ 1 (module doc).
@@ -1269,6 +1388,11 @@ pub(crate) fn eval<T: FloatTerm, const N: usize>(f: Unary, x: &Expansion<T, N>) 
             if ax.cmp_value(&one) != Some(core::cmp::Ordering::Greater) {
                 sign(atan_unit(&ax))
             } else {
+                if N == 2 {
+                    if let Some(a) = atan_recip_table(&ax) {
+                        return sign(fast2::sub(&pi::<T, N>().ldexp(-1), &a));
+                    }
+                }
                 sign(fast2::sub(
                     &pi::<T, N>().ldexp(-1),
                     &atan_unit(&fast2::div(&one, &ax)),

@@ -176,7 +176,7 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
             }
             _ => rexp::<T, N>(rng, lo, -8),
         },
-        Unary::Atan => match rng.below(6) {
+        Unary::Atan => match rng.below(9) {
             0 => {
                 let v = 1.0 + rng.sign() * pow2(-rng.range(1, 60));
                 let e = rexp::<T, N>(rng, -60, -20);
@@ -194,6 +194,32 @@ fn argument<T: FloatTerm, const N: usize>(f: Unary, rng: &mut SplitMix) -> Expan
                 let d = Float::with_val(prec, rng.next()) >> (64 + rng.range(8, 100));
                 let v = (Float::with_val(prec, j) / 256 + d * rng.sign()) * rng.sign();
                 nearest::<T, N>(&v)
+            }
+            6 => {
+                // Near 256/j and 256/(j ± ½) (the N = 2 reciprocal path `atan_recip_table`:
+                // its table points, where the numerator 1 − c·x cancels, and its rounding
+                // midpoints), both sides.
+                let j = rng.range(1, 257) as f64 - if rng.below(4) == 0 { 0.5 } else { 0.0 };
+                let d = Float::with_val(prec, rng.next()) >> (64 + rng.range(0, 110));
+                let v = (Float::with_val(prec, 256) / j + d * rng.sign()) * rng.sign();
+                nearest::<T, N>(&v)
+            }
+            7 => {
+                // Uniform in (1, 600) with the full precision of the expansion.
+                let v = Float::with_val(prec, rng.next()) * 599 / pow2(64) + 1;
+                nearest::<T, N>(&(v * rng.sign()))
+            }
+            8 => {
+                // A leading term in (1, 600) with a far-away lower term (below the reciprocal
+                // path's 2^−960 / 2^−93 threshold, or just above it).
+                let v = 1.0 + 599.0 * (rng.next() >> 11) as f64 / pow2(53);
+                let tiny = if T::PRECISION == 53 {
+                    pow2(-rng.range(950, 1000))
+                } else {
+                    pow2(-rng.range(88, 100))
+                };
+                Expansion::<T, N>::from_f64(v * rng.sign())
+                    .add(&Expansion::from_f64(tiny * rng.sign()))
             }
             _ => rexp::<T, N>(rng, lo, hi),
         },
@@ -786,4 +812,95 @@ fn sin_table_against_mpfr() {
     }
     check::<f64>();
     check::<f32>();
+}
+
+/// The N = 2 division of atan's table path (`div_newton`: one correction of the leading
+/// quotient, stated bound 13u² + 50u³) against MPFR: random double-words over a wide exponent
+/// range, quotients that are exact double-words (the residual cancels) and their neighbours,
+/// and numerators below the main path's 2^(e_min + 3p) limit (the accurate division), all
+/// within the accurate tier's range (operands and quotient at least `min_normal_result`).
+fn div_newton_case<T: FloatTerm>(rng: &mut SplitMix, kind: u64) -> ([T; 2], [T; 2]) {
+    let (elo, ehi) = if T::PRECISION == 53 {
+        (-900, 900)
+    } else {
+        (-60, 60)
+    };
+    let ed = rng.range(elo / 2, ehi / 2);
+    let d: Expansion<T, 2> = rand_expansion(rng, ed);
+    let n: Expansion<T, 2> = match kind {
+        0 => {
+            let en = rng.range(elo / 2, ehi / 2);
+            rand_expansion(rng, en)
+        }
+        1 => {
+            // n = q·d rounded: the exact quotient is (nearly) a double-word.
+            let eq = rng.range(-20, 20);
+            let q: Expansion<T, 2> = rand_expansion(rng, eq);
+            q.mul(&d)
+        }
+        _ => {
+            // Between the accurate tier's range (min_normal_result: 2^−927, f32 2^−60) and
+            // the main path's 2^(e_min + 3p) (2^−863, 2^−54).
+            let en = if T::PRECISION == 53 {
+                rng.range(-926, -864)
+            } else {
+                rng.range(-59, -55)
+            };
+            rand_expansion(rng, en)
+        }
+    };
+    (normalise(n.terms()), normalise(d.terms()))
+}
+
+fn normalise<T: FloatTerm>(t: &[T]) -> [T; 2] {
+    let s = t[0] + t[1];
+    let e = t[1] - (s - t[0]);
+    [s, e]
+}
+
+fn div_newton_run<T: FloatTerm>(count: usize) -> f64 {
+    let mut rng = SplitMix(0xd1f + T::PRECISION as u64);
+    let mut worst = 0.0f64;
+    let u2 = bounds::u_pow::<T>(2);
+    for i in 0..count {
+        let (n, d) = div_newton_case::<T>(&mut rng, i as u64 % 3);
+        if n[0] == T::ZERO || d[0] == T::ZERO || !n[0].is_finite() || !d[0].is_finite() {
+            continue;
+        }
+        let (q, bound) = expanse_core::functions::trig::div_newton_pair(n, d);
+        let f = |t: [T; 2]| Float::with_val(600, t[0].to_f64()) + t[1].to_f64();
+        let exact = Float::with_val(600, f(n) / f(d));
+        // The stated domain: operands and result at least min_normal_result(2).
+        let threshold = bounds::min_normal_result::<T>(2);
+        if exact.is_zero()
+            || Float::with_val(64, exact.abs_ref()) < threshold
+            || n[0].abs().to_f64() < threshold
+        {
+            continue;
+        }
+        let ae = Float::with_val(600, exact.abs_ref());
+        let err = Float::with_val(600, f(q) - &exact).abs() / &ae;
+        let rel = err.to_f64();
+        assert!(
+            rel <= bound,
+            "{} div_newton {:?} / {:?} = {:?}: {} u^2 > {} u^2",
+            T::NAME,
+            n.map(|v| v.to_f64()),
+            d.map(|v| v.to_f64()),
+            q.map(|v| v.to_f64()),
+            rel / u2,
+            bound / u2
+        );
+        worst = worst.max(rel / u2);
+    }
+    worst
+}
+
+#[test]
+fn div_newton_within_its_bound() {
+    let c = cases().max(2000) * 5;
+    let w64 = div_newton_run::<f64>(c);
+    let w32 = div_newton_run::<f32>(c);
+    eprintln!("div_newton: {c} cases per type, worst f64 {w64:.3} u^2, f32 {w32:.3} u^2 (bound 13 u^2 + 50 u^3)");
+    assert!(w64 > 0.0 && w32 > 0.0);
 }

@@ -1394,32 +1394,40 @@ template <int M> __device__ __noinline__ X<M> tr_atan_tab_series(const X<M> &t2,
     return ac_sub<M>(x_one<M>(), ac_mul<M>(t2, p1));
 }
 
-// atan z for 0 < z <= 1 (times 1 + 2^-19) by the table reduction (trig.rs `atan_unit_table`;
-// f64 M >= 2, f32 M = 2..4): atan z = atan(c_j) + atan(t), c_j = j/K nearest to z_0,
-// t = (z - c_j)/(1 + z c_j) (numerator exact at M = 2, the accurate add_term at M >= 3),
-// then the series of atan t.
-template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) {
-    const int K = FP_ATAN_TAB[0];
-    T z0 = z.t[0];
-    int j = (int)round((double)z0 * (double)K);
-    if (j > K) j = K;
-    X<M> t = z;
-    if (j != 0) {
-        T c = (T)((double)j / (double)K);
-        X<M> num = x_zero<M>();
-        if constexpr (M == 2) {
-            T s, e;
-            two_sum(z0 - c, z.t[1], s, e);
-            if (s == T(0)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
-            num.t[0] = s;
-            num.t[1] = e;
-        } else {
-            num = ac_add_term<M>(z, -c);
-            if (x_is_zero(num)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
+// n/d at M = 2 by one correction of the leading quotient (fast2.rs `div_newton`, derivation
+// and bound 13u^2 + 50u^3 there; not bit for bit the accurate division, which it calls off its
+// main path and for M != 2).
+template <int M> __device__ __noinline__ X<M> fn_div_newton(const X<M> &n, const X<M> &d) {
+    if constexpr (M == 2) {
+        T n0 = n.t[0], n1 = n.t[1], d0 = d.t[0], d1 = d.t[1];
+        double tiny = ldexp(1.0, T_PREC == 53 ? -863 : -54);
+        bool norm_n = n0 != T(0) && t_finite(n0) && n0 + n1 == n0;
+        bool norm_d = d0 != T(0) && t_finite(d0) && d0 + d1 == d0;
+        if (norm_n && norm_d && d_abs((double)n0) >= tiny) {
+            T q0 = n0 / d0;
+            if (t_finite(q0) && d_abs((double)q0) >= tiny) {
+                T p, e;
+                two_prod(q0, d0, p, e);
+                T s1 = (n0 - p) - e;
+                T s2 = n1 - q0 * d1;
+                T q1 = (s1 + s2) / d0;
+                T h, l;
+                fast_two_sum(q0, q1, h, l);
+                if (t_finite(h) && t_finite(l)) {
+                    X<M> r;
+                    r.t[0] = h;
+                    r.t[1] = l;
+                    return r;
+                }
+            }
         }
-        X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
-        t = ac_div<M>(num, d);
     }
+    return ac_div<M>(n, d);
+}
+
+// atan c_j + atan t from the reduced argument of the table path (trig.rs `atan_table_finish`:
+// the series, the table value and the sum; j = 0: the series alone).
+template <int M> __device__ __noinline__ X<M> tr_atan_table_finish(const X<M> &t, int j) {
     if constexpr (T_PREC == 53 && M >= 3) {
         // f64 M >= 3: series, table and sum in fixed point (functions_atan_fixed.cu).
         X<M> y;
@@ -1449,6 +1457,64 @@ template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) 
     X<M> b = ac_mul<M>(t, h);
     if (j == 0) return b;
     return ac_add<M>(fn_row<M>(FT_ATAN_TAB + 8 * j), b);
+}
+
+// atan(1/x) for x > 1 at M = 2 without the reciprocal (trig.rs `atan_recip_table`):
+// j = round(K * RN(1/x_0)), c = j/K, t = (1 - c x)/(x + c), the numerator the exact sum of
+// 1 - RN(c x_0) (Sterbenz) and the 2ProdFMA errors rounded once. Returns false (the caller
+// divides) where j = 0, RN(c x_0) is outside [1/2, 2] or 0 < |x_1| < 2^-960 (f32 2^-93).
+template <int M> __device__ __noinline__ bool tr_atan_recip_table(const X<M> &x, X<M> &out) {
+    const int K = FP_ATAN_TAB[0];
+    T x0 = x.t[0], x1 = x.t[1];
+    T z0 = T(1) / x0;
+    int j = (int)round((double)z0 * (double)K);
+    if (j > K) j = K;
+    double tiny = ldexp(1.0, T_PREC == 53 ? -960 : -93);
+    if (j == 0 || !(x1 == T(0) || d_abs((double)x1) >= tiny)) return false;
+    T c = (T)((double)j / (double)K);
+    T p, e, q, f;
+    two_prod(c, x0, p, e);
+    if (!((double)p >= 0.5 && (double)p <= 2.0)) return false;
+    T a = T(1) - p;
+    two_prod(c, x1, q, f);
+    T list[4] = {a, -e, -q, -f};
+    X<M> num = fn_round_sum<M>(list, 4);
+    if (x_is_zero(num)) {
+        out = fn_row<M>(FT_ATAN_TAB + 8 * j);
+        return true;
+    }
+    X<M> d = ac_add_term<M>(x, c);
+    out = tr_atan_table_finish<M>(fn_div_newton<M>(num, d), j);
+    return true;
+}
+
+// atan z for 0 < z <= 1 (times 1 + 2^-19) by the table reduction (trig.rs `atan_unit_table`;
+// f64 M >= 2, f32 M = 2..4): atan z = atan(c_j) + atan(t), c_j = j/K nearest to z_0,
+// t = (z - c_j)/(1 + z c_j) (numerator exact at M = 2, the accurate add_term at M >= 3),
+// then the series of atan t.
+template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) {
+    const int K = FP_ATAN_TAB[0];
+    T z0 = z.t[0];
+    int j = (int)round((double)z0 * (double)K);
+    if (j > K) j = K;
+    X<M> t = z;
+    if (j != 0) {
+        T c = (T)((double)j / (double)K);
+        X<M> num = x_zero<M>();
+        if constexpr (M == 2) {
+            T s, e;
+            two_sum(z0 - c, z.t[1], s, e);
+            if (s == T(0)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
+            num.t[0] = s;
+            num.t[1] = e;
+        } else {
+            num = ac_add_term<M>(z, -c);
+            if (x_is_zero(num)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
+        }
+        X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
+        t = M == 2 ? fn_div_newton<M>(num, d) : ac_div<M>(num, d);
+    }
+    return tr_atan_table_finish<M>(t, j);
 }
 
 // atan z for 0 <= z <= 1.
@@ -1566,6 +1632,10 @@ template <int M> __device__ X<M> tr_eval(int f, const X<M> &x) {
         if (d_isinf(v)) return hy_sign(negative, x_ldexp(fn_pi<M>(), -1));
         X<M> ax = x_abs(x);
         if (ac_cmp<M>(ax, x_one<M>()) != 1) return hy_sign(negative, tr_atan_unit<M>(ax));
+        if constexpr (M == 2) {
+            X<M> a;
+            if (tr_atan_recip_table<M>(ax, a)) return hy_sign(negative, ac_sub<M>(x_ldexp(fn_pi<M>(), -1), a));
+        }
         return hy_sign(negative, ac_sub<M>(x_ldexp(fn_pi<M>(), -1), tr_atan_unit<M>(ac_recip<M>(ax))));
     }
     case FN_ASIN:
