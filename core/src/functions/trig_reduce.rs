@@ -72,6 +72,27 @@
 //! ([`cw_rel_bound`]), below the exact path's δ_r (which carries π_N's ½(2u)^N and a
 //! multiplication), so the stated bound does not change. k = q mod 4. For q = 0 (x₀ just
 //! above 0.78) r = x exactly.
+//!
+//! ## f64 N = 2 ([`sum_cw_dd`]: m = 4, b = 16, c = 15)
+//!
+//! The six-term certified rounding is replaced by an exact transformation and a short tail,
+//! within ρ' = 3.0001u² ≤ ρ₂ = 4u²(1 + 8u), so δ_cw and every stated bound stay as they are
+//! (x₀, x₁ with |x₁| ≤ ulp(x₀); 0.78 < |x₀|; 1 ≤ |q| < 2^16):
+//! 1. a = x₀ − qC₀ is exact: C₀ has 37 significant bits, so qC₀ is a multiple of 2^−36;
+//!    |x₀| < 2^16·π/2 + 1 < 2^17, so ulp(x₀) ≤ 2^−36 divides it, and x₀ − qC₀ is a multiple
+//!    of ulp(x₀); |x₀ − q·π/2| ≤ π/4 + u|x₀| and |q|(π/2 − C₀) < 2^−20, so |a| < 1 ≤ 2^{e₀+1}
+//!    (2^{e₀} ≤ |x₀|, e₀ ≥ −1): a is representable.
+//! 2. (b, β) = 2Sum(a, −qC₁), (c, γ) = 2Sum(x₁, −qC₂), (d, δ) = 2Sum(b, c) are exact (and
+//!    every q·C_j is), so S = x − q·P₄ = d + δ + β + γ − qC₃ exactly, with |qC₁| < 2^−20,
+//!    |x₁| ≤ 2^−36, |qC₂| < 2^−57, |qC₃| < 2^−94, |δ| ≤ u|d|, |β| ≤ u|b|, |γ| ≤ u|c| ≤ 2^−88.9
+//!    and |b| ≤ (1 + u)|d| + |c|.
+//! 3. Tail: g = RN(γ − qC₃) errs by ≤ 2^−141.8, h₁ = RN(β + g) by ≤ u(|β| + |g|),
+//!    e = RN(δ + h₁) by ≤ u(|δ| + |h₁|); in all ≤ 3u²|d|(1 + 2u) + 2^−139. Fast2Sum(d, e)
+//!    (|e| ≤ 2.01u|d| + 2^−88) is exact.
+//! 4. |S − d| ≤ 2.01u|d| + 2^−88, and the lower check |r̂₀| ≥ 2^−15 gives |S| ≥ 2^−16, so
+//!    |d| ≤ |S|(1 + 2^−72)/(1 − 2.01u) and the relative error is
+//!    ≤ 3u²(1 + 2u)(1 + 2^−72)/(1 − 2.01u) + 2^−139/2^−16 ≤ 3.0001u² (2^−123 = 2^−17u²).
+//!    (Where d = 0 or a check fails the result is not used: the exact path runs.)
 
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
@@ -168,6 +189,16 @@ pub(crate) fn reduce_cw<T: FloatTerm, const N: usize>(
     }
     let w = p as i32 - b;
     let qt = T::from_f64(q);
+    if N == 2 && p == 53 {
+        // f64 N = 2: the exact sum by three 2Sums and a three-operation tail (module doc,
+        // "f64 N = 2"), within 3.0001u² ≤ ρ₂.
+        let r = sum_cw_dd(x.terms()[0], x.terms()[1], qt);
+        let r0 = r.hi().to_f64().abs();
+        if !(r0 <= CW_R_HI && r0 >= <f64 as FloatTerm>::ldexp(1.0, -c)) {
+            return None;
+        }
+        return Some(((q as i64).rem_euclid(4) as u32, r));
+    }
     // The terms by decreasing weight (x_i ~ 2^{−pi}, q·C_j ~ 2^{−wj} relative to |x|).
     let mut buf = [T::ZERO; crate::expansion::MAX_TERMS + CW_M_MAX];
     let xt = x.terms();
@@ -194,6 +225,24 @@ pub(crate) fn reduce_cw<T: FloatTerm, const N: usize>(
         return None;
     }
     Some(((q as i64).rem_euclid(4) as u32, r))
+}
+
+/// x − q·(C₀ + C₁ + C₂ + C₃) for f64 N = 2 (module doc, "f64 N = 2"): a = x₀ − qC₀ (exact),
+/// (b, β) = 2Sum(a, −qC₁), (c, γ) = 2Sum(x₁, −qC₂), (d, δ) = 2Sum(b, c), the tail
+/// e = RN(δ + RN(β + RN(γ − qC₃))) and Fast2Sum(d, e).
+#[inline(always)]
+fn sum_cw_dd<T: FloatTerm, const N: usize>(x0: T, x1: T, q: T) -> Expansion<T, N> {
+    use crate::eft::{fast_two_sum, two_sum};
+    let a = x0 - q * cw_chunk::<T>(0);
+    let (b, beta) = two_sum(a, -(q * cw_chunk::<T>(1)));
+    let (c, gamma) = two_sum(x1, -(q * cw_chunk::<T>(2)));
+    let (d, delta) = two_sum(b, c);
+    let e = delta + (beta + (gamma - q * cw_chunk::<T>(3)));
+    let (h, l) = fast_two_sum(d, e);
+    let mut t = [T::ZERO; N];
+    t[0] = h;
+    t[1] = l;
+    Expansion::from_normalized(t)
 }
 
 /// Most 64-bit limbs of the fixed-point fraction (the 2/π bits read end at index
