@@ -5,9 +5,12 @@
 //! Every function is called on a fixed set of 64 arguments spread over a typical part of its
 //! domain (the same values for the expansion and for MPFR, which gets each argument's exact
 //! value), through the run-time entry points `eval_unary_f64`/`eval_unary_f32` that the methods
-//! on `Expansion` forward to. Each measurement runs about `0.02 s × --scale`, the two sides in
-//! alternation, three times each, and keeps the best (the machine may be shared); time is the
-//! calling thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`), else wall-clock time.
+//! on `Expansion` forward to. Each timing runs about `0.005 s × --scale` (a quarter of the
+//! row budget `0.02 s × --scale`); the per-call, batched and MPFR timings of a row run in
+//! alternation, five rounds, and each keeps its best (the machine may be shared: a slow phase
+//! then slows all three alike instead of one side of a ratio); time is the calling thread's
+//! on-CPU time (`CLOCK_THREAD_CPUTIME_ID`), else wall-clock time. MPFR's argument is the
+//! expansion's own value (its terms summed exactly, rounded to MPFR's precision).
 //!
 //! Batched columns: the same 64 arguments tiled to a slice of 4096, evaluated at once by
 //! `functions::eval_unary_batch_f64`/`_f32` (SIMD lanes where the function is vectorised, see
@@ -154,11 +157,6 @@ fn seconds(work: &mut impl FnMut()) -> f64 {
     }
 }
 
-/// Best ns per call of `call_all` (which makes `calls` calls), repeated to fill `budget` s.
-fn ns_per_call(calls: usize, budget: f64, call_all: impl FnMut()) -> f64 {
-    ns_per_call_capped(calls, budget, 1 << 20, call_all)
-}
-
 /// [`ns_per_call`] with at most about `max_reps` repetitions per timing (also used by
 /// `bench limb`).
 pub(super) fn ns_per_call_capped(
@@ -192,6 +190,56 @@ pub(super) fn ns_per_call_capped(
     best
 }
 
+/// Repetitions of `work` that fill about a quarter of `budget` seconds.
+fn calibrate(budget: f64, work: &mut dyn FnMut()) -> usize {
+    let mut reps = 1usize;
+    loop {
+        let s = seconds(&mut || {
+            for _ in 0..reps {
+                work()
+            }
+        });
+        if s > budget / 4.0 || reps > 1 << 20 {
+            return reps;
+        }
+        reps *= 2;
+    }
+}
+
+/// Rounds of [`best_interleaved`].
+const ROUNDS: usize = 5;
+
+/// Best ns per call of each job (`calls` calls per run of its closure), the jobs timed in
+/// alternation, [`ROUNDS`] rounds, so that a slow phase of a shared machine slows all of them
+/// alike instead of one side of a ratio.
+fn best_interleaved(budget: f64, jobs: &mut [(usize, &mut dyn FnMut())]) -> Vec<f64> {
+    let reps: Vec<usize> = jobs
+        .iter_mut()
+        .map(|(_, w)| calibrate(budget, *w))
+        .collect();
+    let mut best = vec![f64::INFINITY; jobs.len()];
+    for _ in 0..ROUNDS {
+        for ((calls, work), (r, b)) in jobs.iter_mut().zip(reps.iter().zip(best.iter_mut())) {
+            let s = seconds(&mut || {
+                for _ in 0..*r {
+                    work()
+                }
+            });
+            *b = b.min(s / (*r * *calls) as f64 * 1e9);
+        }
+    }
+    best
+}
+
+/// The exact value of an expansion's terms, rounded to `bits` (MPFR's argument).
+fn mpfr_value(terms: &[f64], bits: u32) -> Float {
+    let mut v = Float::with_val(bits + 1200, 0);
+    for &t in terms {
+        v += t;
+    }
+    Float::with_val(bits, &v)
+}
+
 fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
     let args = arguments(f);
     let bits = if term == "f64" {
@@ -199,13 +247,9 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
     } else {
         24 * n as u32
     };
-    let (ns, batch_ns) = if term == "f64" {
+    let mut out_mp = Float::new(bits);
+    let (ns, batch_ns, mp_ns) = if term == "f64" {
         let xs: Vec<[f64; MAX_TERMS]> = args.iter().map(|&a| expansion_terms_f64(a, n)).collect();
-        let ns = ns_per_call(xs.len(), budget, || {
-            for x in &xs {
-                black_box(eval_unary_f64(f, n, black_box(x)));
-            }
-        });
         let flat: Vec<f64> = xs
             .iter()
             .cycle()
@@ -213,11 +257,28 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
             .flat_map(|x| x[..n].iter().copied())
             .collect();
         let mut out = vec![0.0f64; flat.len()];
-        let batch_ns = ns_per_call(BATCH_LEN, budget, || {
-            eval_unary_batch_f64(f, n, black_box(&flat), &mut out);
-            black_box(&out);
-        });
-        (ns, batch_ns)
+        let mp_args: Vec<Float> = xs.iter().map(|x| mpfr_value(&x[..n], bits)).collect();
+        let t = best_interleaved(
+            budget,
+            &mut [
+                (xs.len(), &mut || {
+                    for x in &xs {
+                        black_box(eval_unary_f64(f, n, black_box(x)));
+                    }
+                }),
+                (BATCH_LEN, &mut || {
+                    eval_unary_batch_f64(f, n, black_box(&flat), &mut out);
+                    black_box(&out);
+                }),
+                (mp_args.len(), &mut || {
+                    for x in &mp_args {
+                        mpfr_apply(f, black_box(x), &mut out_mp);
+                        black_box(&out_mp);
+                    }
+                }),
+            ],
+        );
+        (t[0], t[1], t[2])
     } else {
         let xs: Vec<[f32; MAX_TERMS]> = args
             .iter()
@@ -228,11 +289,6 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
                 t
             })
             .collect();
-        let ns = ns_per_call(xs.len(), budget, || {
-            for x in &xs {
-                black_box(eval_unary_f32(f, n, black_box(x)));
-            }
-        });
         let flat: Vec<f32> = xs
             .iter()
             .cycle()
@@ -240,20 +296,35 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
             .flat_map(|x| x[..n].iter().copied())
             .collect();
         let mut out = vec![0.0f32; flat.len()];
-        let batch_ns = ns_per_call(BATCH_LEN, budget, || {
-            eval_unary_batch_f32(f, n, black_box(&flat), &mut out);
-            black_box(&out);
-        });
-        (ns, batch_ns)
+        let mp_args: Vec<Float> = xs
+            .iter()
+            .map(|x| {
+                let t: Vec<f64> = x[..n].iter().map(|&v| v as f64).collect();
+                mpfr_value(&t, bits)
+            })
+            .collect();
+        let t = best_interleaved(
+            budget,
+            &mut [
+                (xs.len(), &mut || {
+                    for x in &xs {
+                        black_box(eval_unary_f32(f, n, black_box(x)));
+                    }
+                }),
+                (BATCH_LEN, &mut || {
+                    eval_unary_batch_f32(f, n, black_box(&flat), &mut out);
+                    black_box(&out);
+                }),
+                (mp_args.len(), &mut || {
+                    for x in &mp_args {
+                        mpfr_apply(f, black_box(x), &mut out_mp);
+                        black_box(&out_mp);
+                    }
+                }),
+            ],
+        );
+        (t[0], t[1], t[2])
     };
-    let mp_args: Vec<Float> = args.iter().map(|&a| Float::with_val(bits, a)).collect();
-    let mut out = Float::new(bits);
-    let mp_ns = ns_per_call(mp_args.len(), budget, || {
-        for x in &mp_args {
-            mpfr_apply(f, black_box(x), &mut out);
-            black_box(&out);
-        }
-    });
     Row {
         function: f.name(),
         term,
@@ -364,7 +435,7 @@ pub fn run(args: &Args) -> CmdResult {
     };
     let cases: [(&'static str, &[usize]); 2] = [("f64", &[1, 2, 3, 4, 8]), ("f32", &[2, 4])];
     if !args.json {
-        println!("expanse bench functions (one thread; ns per call, best of 3; batched: ns per element over {BATCH_LEN} arguments; MPFR at the same precision in the same run)");
+        println!("expanse bench functions (one thread; ns per call, best of 5 rounds in alternation with MPFR; batched: ns per element over {BATCH_LEN} arguments; MPFR at the same precision in the same run)");
         println!(
             "| function | terms | N | ns/call | batched ns/elem | call / batched | MPFR bits | MPFR ns/call | MPFR / expansion | MPFR / batched | GPU eval/s | GPU / CPU thread |"
         );
