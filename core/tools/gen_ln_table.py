@@ -2,8 +2,10 @@
 """Generates core/src/functions/ln_table.rs: the two reciprocal tables of ln at f64 N = 2
 (core/src/functions/ln_dd.rs): r1(j) = RN(128/j) for j = 90..=182 and r2(j) = RN(1/(1 + j/2^14))
 for j = -91..=91 (IEEE double division of exact operands, correctly rounded: what Python's
-float division returns), each with -ln r (of the exact double r) as a greedy round-to-nearest
-expansion of three f64 terms. Checked independently against MPFR (rug) by
+float division returns), each with -ln r (of the exact double r) in three f64 terms
+quantised so that ln_dd's final sum is exact where it matters: term 0 the nearest multiple of
+2^-42, term 1 the nearest multiple of 2^-84 of the rest (|rest| <= 2^-43), term 2 the rest of
+that (|.| <= 2^-85) rounded to nearest at 53 bits, so |-ln r - (t0 + t1 + t2)| <= 2^-138. Checked independently against MPFR (rug) by
 core/tests/it/functions_exp_log.rs; rerun only to change the tables:
     python3 core/tools/gen_ln_table.py > core/src/functions/ln_table.rs
 """
@@ -14,14 +16,16 @@ from mpmath import mp, mpf
 mp.prec = 1200
 
 
-def greedy3(x):
-    out = []
+def quantised3(x):
     rest = mpf(x)
-    for _ in range(3):
-        with mp.workprec(53):
-            t = float(+rest)  # round to nearest at 53 bits (then exact as a float)
-        out.append(t)
-        rest = rest - mpf(t)
+    out = []
+    for q in (42, 84):
+        t = mpmath.nint(rest * mpf(2) ** q) / mpf(2) ** q  # nearest multiple of 2^-q
+        out.append(float(t))  # exact: at most 42 significant bits
+        assert mpf(out[-1]) == t
+        rest = rest - t
+    with mp.workprec(53):
+        out.append(float(+rest))  # round to nearest at 53 bits
     return out
 
 
@@ -31,10 +35,10 @@ def bits(t):
 
 def table(name, js, recip):
     rs = [recip(j) for j in js]
-    print(f"/// {name}: r, then the three terms of -ln r, per row (row i for j = {js[0]} + i).")
+    print(f"/// {name}: r, then the three quantised terms of -ln r (module doc of gen_ln_table.py), per row\n/// (row i for j = {js[0]} + i).")
     print(f"pub(crate) const {name}: [[u64; 4]; {len(js)}] = [")
     for j, r in zip(js, rs):
-        t = greedy3(-mpmath.log(mpf(r)))
+        t = quantised3(-mpmath.log(mpf(r)))
         row = ", ".join(f"{bits(v):#018x}" for v in [r] + t)
         print(f"    [{row}], // j = {j}")
     print("];")

@@ -32,26 +32,42 @@
 //!    → P is one operation shorter than Horner's), with the accurate tier's double-word operations
 //!    (add α = 3u² + 13u³, mul/sqr μ = 6u² + 24u³: [`crate::bounds`]) and ⅓ as the
 //!    double-word (RN(⅓), RN(⅓)·2^−54) (error 2^−108/3).
-//! 5. *Sum.* ln x = round₂(K·C₀ + T₁ + K·C₁ + T₂ + P + …): the eleven machine numbers K·C_i
-//!    (the three 42-bit chunks of ln 2 of [`super::exp_log::sub_k_ln2`]: products exact for
-//!    |K| < 2^11, 0 ≤ ln 2 − ΣC_i < 2^−126), the three terms of T₁ = −ln r₁ and of
-//!    T₂ = −ln r₂ (greedy round-to-nearest f64 expansions from mpmath, relative error
-//!    ≤ 1.01u³, `core/tools/gen_ln_table.py`) and P's two, in near-decreasing order, rounded
-//!    once to a double-word by the certified rounding of `fast2::round_sum_list` (relative
-//!    error ρ = 4u²(1 + 8u), [`crate::bounds::round_rel_bound`]).
+//! 5. *Sum.* ln x = K·C₀ + K·C₁ + K·C₂ + T₁ + T₂ + P, with C_i the three 42-bit chunks of
+//!    ln 2 of [`super::exp_log::sub_k_ln2`] (C₀ a multiple of 2^−42, C₁ of 2^−84 with
+//!    C₁ < 2^−44, C₂ < 2^−86; products exact for |K| < 2^11; 0 ≤ ln 2 − ΣC_i < 2^−126) and
+//!    T_i = −ln r_i in three *quantised* terms (`core/tools/gen_ln_table.py`, mpmath; checked
+//!    against MPFR by `ln_dd_tables_against_mpfr`): t₀ the nearest multiple of 2^−42, t₁ the
+//!    nearest multiple of 2^−84 of the rest (|t₁| ≤ 2^−43), t₂ the rest of that rounded to
+//!    nearest (|t₂| ≤ 2^−85), so |T − (t₀ + t₁ + t₂)| ≤ 2^−138. Then
+//!    A = K·C₀ + T₁,₀ + T₂,₀ and B = K·C₁ + T₁,₁ + T₂,₁ are computed *exactly* by plain
+//!    additions: every partial sum of A is a multiple of 2^−42 below 2^10 in magnitude, every
+//!    partial sum of B a multiple of 2^−84 below 2^−31 (|K·C₁| < 2^−33.9), both within 53 bits;
+//!    c = RN(RN(K·C₂ + T₁,₂) + T₂,₂) errs by ≤ 2^−125.8 (K ≠ 0; |c| < 2^−75) or ≤ 2^−137
+//!    (K = 0). *Step 5's sum*: (s₁, e₁) = 2Sum(A, P₀), (s₂, e₂) = 2Sum(s₁, B),
+//!    (u₁, u₁′) = 2Sum(e₁, e₂), (u₂, u₂′) = 2Sum(u₁, P₁), ρ̃ = RN(u₂′ + RN(u₁′ + c)),
+//!    (h₀, l₀) = Fast2Sum(s₂, u₂), (h, l) = Fast2Sum(h₀, RN(l₀ + ρ̃)). With S the exact sum,
+//!    |P| ≤ 2.03|S| and |A|, |s₁|, |s₂|, |h₀| ≤ 3.1|S| in every case below (case B is the
+//!    largest: |S| ≥ L_B, |P| ≤ V), so |e_i| ≤ 3.1u|S|, |P₁| ≤ 2.03u|S|, |u₁′| ≤ 6.3u²|S|,
+//!    |u₂′| ≤ 8.4u²|S|; everything up to (h₀, l₀, u₁′, u₂′, c) is exact, and the three roundings
+//!    left err by ≤ u|l₀ + ρ̃| + u|u₂′ + r₁| + u|u₁′ + c| (r₁ = RN(u₁′ + c)) ≤ u²|h₀| +
+//!    37u³|S| + 3.1u|c|, with
+//!    |h₀| ≤ |S|(1 + 12u): relative ≤ 1.0001u² + (c's error + 3.1u|c|)/|S| ≤ 1.0001u² +
+//!    2^−125.6/0.3465 (K ≠ 0) or 2^−135/L_B (K = 0: c = RN(T₁,₂ + T₂,₂)) ≤ ρ′ = 1.01u². (It was the certified
+//!    rounding of the eleven machine numbers, ρ = 4u²(1 + 8u), with greedy table terms;
+//!    eleven dependent 2Sums and a certificate against three 2Sums here.)
 //!
 //! # Error bound
 //!
 //! The exact identity ln x = K·ln 2 + T₁ + T₂ + ln(1 + v₂*) with v₂* = t·r₁·r₂ − 1 holds for
 //! the exact tables. The sum rounded in step 5 differs from ln x by
-//! Δ = |K|·2^−126 + ε_{T₁} + ε_{T₂} + |P̂ − ln(1 + v₂*)|, and
+//! Δ = |K|·2^−126 + ε_{T₁} + ε_{T₂} + |P̂ − ln(1 + v₂*)| (ε_{T_i} ≤ 2^−138), and
 //! |P̂ − ln(1 + v₂*)| ≤ B_P·V(1 + V) + (1.0057·E₁ + E₂)/(1 − 1.01V) (B_P the series' relative
 //! error, the second term the error of v̂₂ seen through ln(1 + ·)). Lower bounds of |ln x| by
 //! case: K ≠ 0: 0.3465 (and Δ's K-term over |ln x| ≤ 2^−126/0.3465); K = 0, j₁ ≠ 128:
 //! |t − 1| ≥ 2^−8 − 3u, so |ln x| ≥ L_A = d − d²/2 for that d; K = 0, j₁ = 128, j₂ ≠ 0:
 //! v₁ = t − 1 exactly (E₁ = 0, T₁ = 0) and |v₁| ≥ 2^−15(1 − u), |ln x| ≥ L_B (likewise);
 //! j₁ = 128, j₂ = 0: P̂ alone, relative B_P. The stated bound is
-//! (ρ + (1 + ρ)·max_cases(Δ/L) + 2^−1000)·FIN ([`ln_dd_rel`], about 10u²; the 2^−1000
+//! (ρ′ + (1 + ρ′)·max_cases(Δ/L) + 2^−1000)·FIN ([`ln_dd_rel`], about 7u²; the 2^−1000
 //! covers t₁'s underflow in step 1).
 
 use super::exp_log::{ln_exponent, LN2_CHUNKS_F64};
@@ -117,25 +133,23 @@ pub(crate) fn ln_dd(x: &E2) -> Option<E2> {
     let q = fast2::add(&lin, &fast2::mul(&s2, &a));
     let w = fast2::mul(&s2, &q);
     let pv = fast2::add(&v, &w);
-    // Step 5.
+    // Step 5: A and B exact (quantised tables), three 2Sums, two Fast2Sums.
     let kt = (k - s) as f64;
     let c = |i: usize| f64::from_bits(LN2_CHUNKS_F64[i]);
     let t1r = |i: usize| f64::from_bits(row1[i]);
     let t2r = |i: usize| f64::from_bits(row2[i]);
     let (ph, pl) = (pv.terms()[0], pv.terms()[1]);
-    Some(fast2::round_sum_list::<f64, 2, 11>([
-        kt * c(0),
-        t1r(1),
-        kt * c(1),
-        t2r(1),
-        ph,
-        t1r(2),
-        kt * c(2),
-        t2r(2),
-        pl,
-        t1r(3),
-        t2r(3),
-    ]))
+    let big = kt * c(0) + t1r(1) + t2r(1);
+    let mid = kt * c(1) + t1r(2) + t2r(2);
+    let small = (kt * c(2) + t1r(3)) + t2r(3);
+    let (s1, e1) = two_sum(big, ph);
+    let (s2, e2) = two_sum(s1, mid);
+    let (u1, u1e) = two_sum(e1, e2);
+    let (u2, u2e) = two_sum(u1, pl);
+    let rest = u2e + (u1e + small);
+    let (h0, l0) = fast_two_sum(s2, u2);
+    let (h, l) = fast_two_sum(h0, l0 + rest);
+    Some(E2::from_normalized([h, l]))
 }
 
 /// The stated relative bound of [`ln_dd`] (module doc, "Error bound"), evaluated in f64 on
@@ -145,7 +159,8 @@ pub(crate) fn ln_dd_rel(fin: f64) -> f64 {
     let p2 = |e: i32| (e as f64).exp2();
     let alpha = crate::bounds::add_rel_bound::<f64>(2);
     let mu = crate::bounds::mul_rel_bound::<f64>(2);
-    let rho = crate::bounds::round_rel_bound::<f64>(2);
+    // ρ′: the final sum of step 5 (module doc, "Step 5's sum").
+    let rho = 1.01 * u * u;
     // Ranges: |t₁| ≤ 2u|t₀| (ulp-nonoverlapping input), r₁ ≤ 128/90·(1 + u), v₁ and v₂.
     let r1_max = 128.0 / 90.0 * (1.0 + u);
     let v1_max = (p2(-8) + 2.0 * u * 1.4143) * r1_max + r1_max * u;
@@ -186,8 +201,9 @@ pub(crate) fn ln_dd_rel(fin: f64) -> f64 {
         / (1.0 - v / 2.0);
     // Absolute error of P̂ against ln(1 + v₂*), the table and ln 2 truncations.
     let d_p = b_p * v * (1.0 + v) + (1.0057 * e1 + e2) / (1.0 - 1.01 * v);
-    let eps_t1 = 1.01 * u * u * u * 0.3523;
-    let eps_t2 = 1.01 * u * u * u * 0.0057;
+    // The quantised tables: |−ln r − (t₀ + t₁ + t₂)| ≤ 2^−138 each.
+    let eps_t1 = p2(-138);
+    let eps_t2 = p2(-138);
     // Cases (module doc): K ≠ 0; K = 0 with j₁ ≠ 128; K = 0, j₁ = 128, j₂ ≠ 0; all zero.
     let case_k = p2(-126) / 0.3465 + (eps_t1 + eps_t2 + d_p) / 0.3465;
     let da = p2(-8) - 3.0 * u;

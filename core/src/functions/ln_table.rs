@@ -6,235 +6,236 @@ pub(crate) const LN_J1_MIN: i32 = 90;
 /// Index of the first row of [`LN_R2`].
 pub(crate) const LN_J2_MIN: i32 = -91;
 
-/// LN_R1: r, then the three terms of -ln r, per row (row i for j = 90 + i).
+/// LN_R1: r, then the three quantised terms of -ln r (module doc of gen_ln_table.py), per row
+/// (row i for j = 90 + i).
 pub(crate) const LN_R1: [[u64; 4]; 93] = [
     [
         0x3ff6c16c16c16c17,
-        0xbfd68ac83e9c6a15,
-        0x3c6acd8a9145ff44,
-        0x39015a21fe0b1c6e,
+        0xbfd68ac83e9c7000,
+        0x3d37acd66c549000,
+        0xba9740177752ef01,
     ], // j = 90
     [
         0x3ff6816816816817,
-        0xbfd5d5bddf595f31,
-        0xbc4d5f75b9a23ae4,
-        0xb8e9702a60c4de63,
+        0xbfd5d5bddf596000,
+        0x3d09de2a08a48000,
+        0xba8a23ae465c0a98,
     ], // j = 91
     [
         0x3ff642c8590b2164,
-        0xbfd522ae0738a3d7,
-        0xbc73840b263acb43,
-        0xb90888231891aabe,
+        0xbfd522ae0738a000,
+        0xbd2eba708164c000,
+        0xba8d65a198882319,
     ], // j = 92
     [
         0x3ff6058160581606,
-        0xbfd4718dc271c41c,
-        0xbc7d8fb4c14c56ee,
-        0x38fc866cbcc88d07,
+        0xbfd4718dc271c000,
+        0xbd3071d8fb4c1000,
+        0xba9315bb78de64d1,
     ], // j = 93
     [
         0x3ff5c9882b931057,
-        0xbfd3c25277333183,
-        0xbc7152d81af5713a,
-        0x3911154214fcfa36,
+        0xbfd3c25277333000,
+        0xbd183454b606c000,
+        0x3a651d8c88aa10a8,
     ], // j = 94
     [
         0x3ff58ed2308158ed,
-        0xbfd314f1e1d35ce3,
-        0xbc722966f61a3c23,
-        0xb91ba87290c39572,
+        0xbfd314f1e1d36000,
+        0x3d28e5bad3214000,
+        0xba7a3c236ea1ca43,
     ], // j = 95
     [
         0x3ff5555555555555,
-        0xbfd269621134db91,
-        0xbc7e0efadd9db02a,
-        0xb90385461e921b99,
+        0xbfd269621134e000,
+        0x3d31ba1f10522000,
+        0x3a9893f5763d5cf1,
     ], // j = 96
     [
         0x3ff51d07eae2f815,
-        0xbfd1bf99635a6b95,
-        0x3c7e9575c2124912,
-        0xb912233884a95400,
+        0xbfd1bf99635a7000,
+        0x3d31ade9575c2000,
+        0x3a724911b7731ded,
     ], // j = 97
     [
         0x3ff4e5e0a72f0539,
-        0xbfd1178e8227e47a,
-        0xbc7b8ce2d07f1cb7,
-        0x391a01c44ae02789,
+        0xbfd1178e8227e000,
+        0xbd31e9b8ce2d0000,
+        0xba9fc72da5fe3bb5,
     ], // j = 98
     [
         0x3ff4afd6a052bf5b,
-        0xbfd07138604d5864,
-        0x3c324e912b16ec8b,
-        0xb8adf429aec44d38,
+        0xbfd07138604d6000,
+        0x3d3e70124e913000,
+        0xba93a44dd43be853,
     ], // j = 99
     [
         0x3ff47ae147ae147b,
-        0xbfcf991c6cb3b37a,
-        0xbc5ecca0cdf30143,
-        0x38e64f89bb123836,
+        0xbfcf991c6cb3c000,
+        0x3d390b84cd7cd000,
+        0xba9f30142d360ec9,
     ], // j = 100
     [
         0x3ff446f86562d9fb,
-        0xbfce530effe71013,
-        0x3c6f7627ef82f3f0,
-        0xb9061924609a69b5,
+        0xbfce530effe72000,
+        0x3d3fdafbb13f8000,
+        0xba8f430416192461,
     ], // j = 101
     [
         0x3ff4141414141414,
-        0xbfcd1037f2655e7b,
-        0x3c53f3adb7b71cbc,
-        0xb8de03fc22bd8fee,
+        0xbfcd1037f2656000,
+        0x3d08527e75b70000,
+        0xba7238d10780ff09,
     ], // j = 102
     [
         0x3ff3e22cbce4a902,
-        0xbfcbd087383bd8aa,
-        0x3c41165504ad749e,
-        0x38d1555826b9dff3,
+        0xbfcbd087383be000,
+        0x3d2d584459542000,
+        0xba9a945b0eeaaa7e,
     ], // j = 103
     [
         0x3ff3b13b13b13b14,
-        0xbfca93ed3c8ad9e5,
-        0xbc6bcafa9de97202,
-        0xb90ccdcee3115f1f,
+        0xbfca93ed3c8ae000,
+        0x3d286a4350562000,
+        0x3a668dfd8cc8c474,
     ], // j = 104
     [
         0x3ff3813813813814,
-        0xbfc95a5adcf70182,
-        0xbc68a16283fdbd1c,
-        0x38ee04b19df57e30,
+        0xbfc95a5adcf70000,
+        0xbd08262858a10000,
+        0x3a321720f0258cf0,
     ], // j = 105
     [
         0x3ff3521cfb2b78c1,
-        0xbfc823c16551a3c0,
-        0xbc66dcd318f4187e,
-        0xb8ef481eacf6db47,
+        0xbfc823c16551a000,
+        0xbd1e02db9a630000,
+        0xba9e830fc3e903d6,
     ], // j = 106
     [
         0x3ff323e34a2b10bf,
-        0xbfc6f0128b756ab9,
-        0x3c437967087859b9,
-        0xb8ea3ef3637e22a4,
+        0xbfc6f0128b756000,
+        0xbd3571d90d31f000,
+        0x3a6e166e25c10c9d,
     ], // j = 107
     [
         0x3ff2f684bda12f68,
-        0xbfc5bf406b543db0,
-        0x3c21f5b44c0df7f7,
-        0x38c25a7abe3c6680,
+        0xbfc5bf406b544000,
+        0x3d128023eb688000,
+        0x3a981befee92d3d6,
     ], // j = 108
     [
         0x3ff2c9fb4d812ca0,
-        0xbfc4913d8333b563,
-        0x3c50d5604930f137,
-        0xb8f046ddd0c49961,
+        0xbfc4913d8333c000,
+        0x3d353a4355812000,
+        0x3a930f136bee488c,
     ], // j = 109
     [
         0x3ff29e4129e4129e,
-        0xbfc365fcb0159014,
-        0xbc6bea08d2dca256,
-        0x390bf1efc9fe606e,
+        0xbfc365fcb015a000,
+        0x3d3fd720afb97000,
+        0xba9b944ab207081b,
     ], // j = 110
     [
         0x3ff27350b8812735,
-        0xbfc23d712a49c201,
-        0xbc651c7e9efae297,
-        0x39049309bfb61ce3,
+        0xbfc23d712a49c000,
+        0xbd100aa38fd3c000,
+        0xba9f5c52d5b67b20,
     ], // j = 111
     [
         0x3ff2492492492492,
-        0xbfc1178e8227e47a,
-        0x3c50e63a5f01c693,
-        0xb8f03c776a3fb0ef,
+        0xbfc1178e8227e000,
+        0xbd21e778ce2d0000,
+        0xba8fc72da81e3bb5,
     ], // j = 112
     [
         0x3ff21fb78121fb78,
-        0xbfbfe89139dbd565,
-        0x3c5ac9f4215f9394,
-        0xb8fd23d841377071,
+        0xbfbfe89139dbc000,
+        0xbd356494d82f8000,
+        0x3a95f93938b709f0,
     ], // j = 113
     [
         0x3ff1f7047dc11f70,
-        0xbfbda7276384469e,
-        0xbc5401fa71733017,
-        0x38f0554118a2fe2e,
+        0xbfbda72763844000,
+        0xbd1a79401fa70000,
+        0xba9733016beaafba,
     ], // j = 114
     [
         0x3ff1cf06ada2811d,
-        0xbfbb6ac88dad5b1d,
-        0x3c5002bf768e52d0,
-        0xb8f6a6e9bac4ae3c,
+        0xbfbb6ac88dad4000,
+        0xbd3b1cbff5022000,
+        0xba971ad305a9ba6f,
     ], // j = 115
     [
         0x3ff1a7b9611a7b96,
-        0xbfb9335e5d594988,
-        0x3c5478a85704ccb7,
-        0xb8e112e6b065fe5e,
+        0xbfb9335e5d594000,
+        0xbd230f5c3abd4000,
+        0xba8f66692444b9ac,
     ], // j = 116
     [
         0x3ff1811811811812,
-        0xbfb700d30aeac0e8,
-        0xbc4a36a677b4c8b2,
-        0x38e8747b9d920b79,
+        0xbfb700d30aeac000,
+        0xbced068da99e0000,
+        0x3a62cdd398747b9e,
     ], // j = 117
     [
         0x3ff15b1e5f75270d,
-        0xbfb4d3115d207eac,
-        0xbc3da7d0b1e10b2f,
-        0xb8d7d34a76de4fdd,
+        0xbfb4d3115d208000,
+        0x3cf53e2582f50000,
+        0xba7e10b2f5f4d29e,
     ], // j = 118
     [
         0x3ff135c81135c811,
-        0xbfb2aa04a44717a1,
-        0xbc5aea2c72d05c08,
-        0x38f56d15ca352247,
+        0xbfb2aa04a4470000,
+        0xbd37a16ba8b1d000,
+        0x3a92fa3f855b4573,
     ], // j = 119
     [
         0x3ff1111111111111,
-        0xbfb08598b59e3a06,
-        0x3c5dd7009902bf32,
-        0x38f53ed0393a700e,
+        0xbfb08598b59e4000,
+        0x3d17e9dd70098000,
+        0x3a902bf3254fb40e,
     ], // j = 120
     [
         0x3ff0ecf56be69c90,
-        0xbfaccb73cdddb2d0,
-        0x3c4e48fb0500efd5,
-        0xb8eac00b6b1f34cc,
+        0xbfaccb73cddd8000,
+        0xbd3967c36e09f000,
+        0xba97f8815b58016d,
     ], // j = 121
     [
         0x3ff0c9714fbcda3b,
-        0xbfa894aa149fb34b,
-        0x3c42ba0b44cfaee5,
-        0x38d0afcb9f93ac8b,
+        0xbfa894aa149f8000,
+        0xbd39a55a8be97000,
+        0xba998288d6f50346,
     ], // j = 122
     [
         0x3ff0a6810a6810a7,
-        0xbfa466aed42de3f9,
-        0x3c39badefe942718,
-        0x38cab4be430070f9,
+        0xbfa466aed42e0000,
+        0x3d2c073375be0000,
+        0xba76bd8e7ca96838,
     ], // j = 123
     [
         0x3ff0842108421084,
-        0xbfa0415d89e74440,
-        0xbc4c05cf1d753621,
-        0xb8d3bc1c184cef09,
+        0xbfa0415d89e78000,
+        0x3d3ddfc7f461c000,
+        0x3a94564ef6c43e3e,
     ], // j = 124
     [
         0x3ff0624dd2f1a9fc,
-        0xbf98492528c8cac5,
-        0x3c3d192d0619fa68,
-        0xb8a1dbd58307947d,
+        0xbf98492528c90000,
+        0x3d2a9dba325a0000,
+        0x3a9867e99fdc4855,
     ], // j = 125
     [
         0x3ff0410410410410,
-        0xbf90205658935837,
-        0xbc327c8e8416e717,
-        0x38b19642aac13124,
+        0xbf90205658930000,
+        0xbd360dd27c8e8000,
+        0xba905b9c5bb9a6f5,
     ], // j = 126
     [
         0x3ff0204081020408,
-        0xbf8010157588de69,
-        0xbc146662d417cece,
-        0xb87e91702f8418aa,
+        0xbf80101575880000,
+        0xbd3bcd251998b000,
+        0xba9417cece07a45c,
     ], // j = 127
     [
         0x3ff0000000000000,
@@ -244,877 +245,878 @@ pub(crate) const LN_R1: [[u64; 4]; 93] = [
     ], // j = 128
     [
         0x3fefc07f01fc07f0,
-        0x3f7fe02a6b106799,
-        0xbbce44b7e3711e7f,
-        0x386a567b6587df3f,
+        0x3f7fe02a6b100000,
+        0x3d19e63f0dda4000,
+        0x3a4c8ee1816959ee,
     ], // j = 129
     [
         0x3fef81f81f81f820,
-        0x3f8fc0a8b0fc03c4,
-        0xbc183092c5964281,
-        0xb8b52414fc416fd7,
+        0x3f8fc0a8b0fc0000,
+        0x3cde1e7cf6d40000,
+        0xba76590a05524150,
     ], // j = 130
     [
         0x3fef44659e4a4271,
-        0x3f97b91b07d5b126,
-        0xbc16d80ab38e9430,
-        0xb89032b0efd5adc5,
+        0x3f97b91b07d60000,
+        0xbd33b685b602b000,
+        0x3a88e2d79fdf9a9e,
     ], // j = 131
     [
         0x3fef07c1f07c1f08,
-        0x3f9f829b0e7832f8,
-        0x3c333e3f04f1ef25,
-        0xb8d814544147acc9,
+        0x3f9f829b0e780000,
+        0x3d297c267c7e0000,
+        0x3a93c7bc927ebabc,
     ], // j = 132
     [
         0x3feecc07b301ecc0,
-        0x3fa39e87b9febd68,
-        0xbc45bfa937f551b7,
-        0x38dc8d57ae1e11c3,
+        0x3fa39e87b9fe8000,
+        0x3d3eb3d480ad9000,
+        0x3a355c9272355eb8,
     ], // j = 133
     [
         0x3fee9131abf0b767,
-        0x3fa77458f632dcff,
-        0x3c08d3ca87b92968,
-        0x38a07937ee036553,
+        0x3fa77458f6330000,
+        0xbd31807ce586b000,
+        0x3a6ee4a5a107937f,
     ], // j = 134
     [
         0x3fee573ac901e574,
-        0x3fab42dd711971b9,
-        0x3c40a34531f67db5,
-        0x38e629579c4c681f,
+        0x3fab42dd71198000,
+        0xbd1c8d7ae5d68000,
+        0x3a8f67db558a55e7,
     ], // j = 135
     [
         0x3fee1e1e1e1e1e1e,
-        0x3faf0a30c01162a8,
-        0x3c485f325c5bbacd,
-        0xb89d9cb2e2cb3228,
+        0x3faf0a30c0118000,
+        0xbd2d579e83368000,
+        0xba9d2229981d9cb3,
     ], // j = 136
     [
         0x3fede5d6e3f8868a,
-        0x3fb16536eea37ae3,
-        0x3c52189705cf74ca,
-        0x38e6cdb48520b4ce,
+        0x3fb16536eea38000,
+        0xbd1472de768fc000,
+        0x3a9cf74ca2d9b691,
     ], // j = 137
     [
         0x3fedae6076b981db,
-        0x3fb341d7961bd1d0,
-        0xbc53599f227becbb,
-        0xb8c47ef2f89ad244,
+        0x3fb341d7961bc000,
+        0x3d31cfb299837000,
+        0x3a9841344f5c0868,
     ], // j = 138
     [
         0x3fed77b654b82c34,
-        0x3fb51b073f06183c,
-        0xbc55b61c65e5741a,
-        0x38d812f271f826ed,
+        0x3fb51b073f060000,
+        0x3d383ba9278e7000,
+        0xba9e57419e7ed0d9,
     ], // j = 139
     [
         0x3fed41d41d41d41d,
-        0x3fb6f0d28ae56b4e,
-        0xbc420db323097324,
-        0x38e919ca183deca2,
+        0x3fb6f0d28ae58000,
+        0xbd34b2241b664000,
+        0xba984b991cdcc6bd,
     ], // j = 140
     [
         0x3fed0cb58f6ec074,
-        0x3fb8c345d6319b23,
-        0xbc5294d2f5668495,
-        0x38e96ae04c07c81b,
+        0x3fb8c345d6318000,
+        0x3d3b22b5acb43000,
+        0xba9668494cd2a3f6,
     ], // j = 141
     [
         0x3fecd85689039b0b,
-        0x3fba926d3a4ad562,
-        0xbc4d7a16eab1e2ad,
-        0x38b99a9f67e22ed2,
+        0x3fba926d3a4ac000,
+        0x3d3561c50bd23000,
+        0xba958f1567999582,
     ], // j = 142
     [
         0x3feca4b3055ee191,
-        0x3fbc5e548f5bc743,
-        0x3c42eb0bf7c0b0d9,
-        0xb8e11c4d32a0e479,
+        0x3fbc5e548f5bc000,
+        0x3d1d0c97585fc000,
+        0xba5fa793a2389a65,
     ], // j = 143
     [
         0x3fec71c71c71c71c,
-        0x3fbe27076e2af2ea,
-        0xbc361578001e015a,
-        0x38b55db94ebc402d,
+        0x3fbe27076e2b0000,
+        0xbd2a2c2c2af00000,
+        0xba3e0159eaa246b1,
     ], // j = 144
     [
         0x3fec3f8f01c3f8f0,
-        0x3fbfec9131dbeabc,
-        0xbc55746b9981b36c,
-        0xb8f44016e1d457ee,
+        0x3fbfec9131dc0000,
+        0xbd354455d1ae6000,
+        0xba981b36c51005b8,
     ], // j = 145
     [
         0x3fec0e070381c0e0,
-        0x3fc0d77e7cd08e5b,
-        0x3c69a5dc5e9030ad,
-        0xb9071dbd9a581397,
+        0x3fc0d77e7cd08000,
+        0x3d3cb6cd2ee2f000,
+        0x3a92061594712133,
     ], // j = 146
     [
         0x3febdd2b899406f7,
-        0x3fc1b72ad52f67a2,
-        0xbc6fbe7ee5c69946,
-        0x3900d7bc7ec84caa,
+        0x3fc1b72ad52f6000,
+        0x3d2e86041811a000,
+        0x3a7cb35d21af78fe,
     ], // j = 147
     [
         0x3febacf914c1bad0,
-        0x3fc29552f81ff521,
-        0x3c6301771c407dc0,
-        0xb90977b021b7c785,
+        0x3fc29552f8200000,
+        0xbd35bd67f4472000,
+        0x3a801f6fe6884fde,
     ], // j = 148
     [
         0x3feb7d6c3dda338b,
-        0x3fc371fc201e8f75,
-        0x3c1e6cb62af18a02,
-        0xb8b8fe0cd92558ac,
+        0x3fc371fc201e8000,
+        0x3d3eea079b2d9000,
+        0xba950e75fe63f833,
     ], // j = 149
     [
         0x3feb4e81b4e81b4f,
-        0x3fc44d2b6ccb7d1c,
-        0x3c47d3d950f87e23,
-        0x38e950595f322e9b,
+        0x3fc44d2b6ccb8000,
+        0xbd171f4161358000,
+        0x3a7f0fc46ca82cb0,
     ], // j = 150
     [
         0x3feb2036406c80d9,
-        0x3fc526e5e3a1b438,
-        0xbc6546ff8a470d3a,
-        0x390a71bcc63b5444,
+        0x3fc526e5e3a1c000,
+        0xbd3790aa37fc5000,
+        0xba81c34e658e433a,
     ], // j = 151
     [
         0x3feaf286bca1af28,
-        0x3fc5ff3070a793d6,
-        0xbc5bc60efafc6f6c,
-        0xb8e140655471953e,
+        0x3fc5ff3070a7a000,
+        0xbd38546f183bf000,
+        0x3a9039093dd7f355,
     ], // j = 152
     [
         0x3feac5701ac5701b,
-        0x3fc6d60fe719d21b,
-        0x3c6d551d97132e87,
-        0x38ff2768c9609739,
+        0x3fc6d60fe719e000,
+        0xbd3bc91557134000,
+        0xba9d9a2f183625ce,
     ], // j = 153
     [
         0x3fea98ef606a63be,
-        0x3fc7ab890210d907,
-        0xbc61072534a57e7d,
-        0x390aa47fe1494d87,
+        0x3fc7ab890210e000,
+        0xbd2be51072534000,
+        0xba94afcf92adc00f,
     ], // j = 154
     [
         0x3fea6d01a6d01a6d,
-        0x3fc87fa06520c911,
-        0xbc69f7fdbfa08d9a,
-        0xb8f09daa8fb49481,
+        0x3fc87fa06520c000,
+        0x3d32213040120000,
+        0x3a87dc9977b12ab8,
     ], // j = 155
     [
         0x3fea41a41a41a41a,
-        0x3fc9525a9cf456b6,
-        0xbc626fb3e2b1d1da,
-        0x38a899417da79eed,
+        0x3fc9525a9cf46000,
+        0xbd3294937d9f1000,
+        0xba963a3b3fcecd7d,
     ], // j = 156
     [
         0x3fea16d3f97a4b02,
-        0x3fca23bc1fe2b561,
-        0x3c624dc46c1ea664,
-        0xb8f1e381c9324e9b,
+        0x3fca23bc1fe2c000,
+        0xbd353d6d91dca000,
+        0x3a6ea663dc38fc6e,
     ], // j = 157
     [
         0x3fe9ec8e951033d9,
-        0x3fcaf3c94e80bff3,
-        0x3c6a3398064df33e,
-        0xb90e34c4b23a32d1,
+        0x3fcaf3c94e80c000,
+        0xbcb92e633fd00000,
+        0x3a837ccf61cb3b4e,
     ], // j = 158
     [
         0x3fe9c2d14ee4a102,
-        0x3fcbc286742d8cd4,
-        0x3c5cfce744870f57,
-        0xb8e7474f08d6e4e1,
+        0x3fcbc286742d8000,
+        0x3d39a873f39d1000,
+        0x3a80e1eada2e2c3e,
     ], // j = 159
     [
         0x3fe999999999999a,
-        0x3fcc8ff7c79a9a20,
-        0xbc64f689f8434011,
-        0x390a24ae3b2f53a0,
+        0x3fcc8ff7c79aa000,
+        0xbd27814f689f8000,
+        0xba80d00425db51c5,
     ], // j = 160
     [
         0x3fe970e4f80cb872,
-        0x3fcd5c216b4fbb94,
-        0xbc5a37794d03657d,
-        0x38e87c6ce7a257f8,
+        0x3fcd5c216b4fc000,
+        0xbd21b0d1bbca6000,
+        0xba903657ccf07263,
     ], // j = 161
     [
         0x3fe948b0fcd6e9e0,
-        0x3fce27076e2af2e8,
-        0xbc461578001e015e,
-        0x38c55db94ebc4023,
+        0x3fce27076e2b0000,
+        0xbd3a302c2af00000,
+        0xba4e015deaa246b1,
     ], // j = 162
     [
         0x3fe920fb49d0e229,
-        0x3fcef0adcbdc5935,
-        0x3c6e8637950dc20d,
-        0xb9034c52d7b3cbe3,
+        0x3fcef0adcbdc6000,
+        0xbd2b2a179c86a000,
+        0xba9e47be69a6296c,
     ], // j = 163
     [
         0x3fe8f9c18f9c18fa,
-        0x3fcfb9186d5e3e29,
-        0x3c6355519b0de535,
-        0x38e682480b088ab6,
+        0x3fcfb9186d5e4000,
+        0xbd0d6b2aab990000,
+        0xba9e43595d2fb6ff,
     ], // j = 164
     [
         0x3fe8d3018d3018d3,
-        0x3fd0402594b4d041,
-        0xbc608ec217a5022d,
-        0xb900d9dc4cf9a1f9,
+        0x3fd0402594b4d000,
+        0x3cf037b89ef40000,
+        0x3a86bf74af2623b3,
     ], // j = 165
     [
         0x3fe8acb90f6bf3aa,
-        0x3fd0a324e27390e2,
-        0x3c7bdcfde8061c03,
-        0x391faa3780d6bef8,
+        0x3fd0a324e2739000,
+        0x3d0c4dee7ef40000,
+        0x3a58700dfaa3780d,
     ], // j = 166
     [
         0x3fe886e5f0abb04a,
-        0x3fd1058bf9ae4ad4,
-        0x3c03f415699663ec,
-        0xb8a96634e8c81dc6,
+        0x3fd1058bf9ae5000,
+        0xbd34affd817d5000,
+        0xba86699c146598d4,
     ], // j = 167
     [
         0x3fe8618618618618,
-        0x3fd1675cababa60f,
-        0x3c2ce63eab883727,
-        0x3881f833e825228b,
+        0x3fd1675cababa000,
+        0x3d383c0e731f5000,
+        0x3a97106e4e08fc1a,
     ], // j = 168
     [
         0x3fe83c977ab2bedd,
-        0x3fd1c898c16999fb,
-        0x3c79f1a39d500e3c,
-        0xb9068223be88a50a,
+        0x3fd1c898c169a000,
+        0xbd381260e5c63000,
+        0x3a94038ef4beee21,
     ], // j = 169
     [
         0x3fe8181818181818,
-        0x3fd22941fbcf7966,
-        0xbc5dbd7ac258a2bd,
-        0x38f3d2e9aad37a78,
+        0x3fd22941fbcf8000,
+        0xbd3a6876f5eb1000,
+        0x3a9a75d434f4ba6b,
     ], // j = 170
     [
         0x3fe7f405fd017f40,
-        0x3fd2895a13de86a4,
-        0x3c77ad24c13f040f,
-        0xb903a52b8aa6834f,
+        0x3fd2895a13de8000,
+        0x3d3a917ad24c1000,
+        0x3a8f82076c5ad475,
     ], // j = 171
     [
         0x3fe7d05f417d05f4,
-        0x3fd2e8e2bae11d31,
-        0xbc61e99b72bd7bf2,
-        0xb90464244294826f,
+        0x3fd2e8e2bae12000,
+        0xbd26791e99b72000,
+        0xba97af7e4a321221,
     ], // j = 172
     [
         0x3fe7ad2208e0ecc3,
-        0x3fd347dd9a987d56,
-        0xbc716ea62c048cfb,
-        0xb9172b77ad3fa626,
+        0x3fd347dd9a988000,
+        0xbd25522dd4c58000,
+        0xba5233ed72b77ad4,
     ], // j = 173
     [
         0x3fe78a4c8178a4c8,
-        0x3fd3a64c556945ea,
-        0x3c3cbcd735d03424,
-        0xb88485c31181fd5f,
+        0x3fd3a64c55694000,
+        0x3d37a81cbcd73000,
+        0x3a9740d08ff5bd1e,
     ], // j = 174
     [
         0x3fe767dce434a9b1,
-        0x3fd404308686a7e4,
-        0xbc6f79f6c1059cdb,
-        0x38f85e41827d9d92,
+        0x3fd404308686a000,
+        0x3d3f8f043049f000,
+        0x3a9f4c64a6179061,
     ], // j = 175
     [
         0x3fe745d1745d1746,
-        0x3fd4618bc21c5ec2,
-        0xbc27a42642661c62,
-        0x38b05772cd24c009,
+        0x3fd4618bc21c6000,
+        0xbd13e02f484c8000,
+        0xba7330e30efa88d3,
     ], // j = 176
     [
         0x3fe724287f46debc,
-        0x3fd4be5f957778a1,
-        0xbc54b366b609027a,
-        0x38f26b953458673d,
+        0x3fd4be5f95778000,
+        0xbd3d7c52cd9ae000,
+        0x3a9f6fd8649ae54d,
     ], // j = 177
     [
         0x3fe702e05c0b8170,
-        0x3fd51aad872df82e,
-        0xbc7d8db0a7cc1543,
-        0xb91f7158586541a0,
+        0x3fd51aad872e0000,
+        0xbd3f49d8db0a8000,
+        0x3a89f55e411d4f4f,
     ], // j = 178
     [
         0x3fe6e1f76b4337c7,
-        0x3fd5767717455a6c,
-        0xbc6fb2a49af933e8,
-        0xb8d4a1d1f2f339b1,
+        0x3fd5767717456000,
+        0xbd3650fd9524d000,
+        0xba9f267d014a1d1f,
     ], // j = 179
     [
         0x3fe6c16c16c16c17,
-        0x3fd5d1bdbf5809ca,
-        0xbc77dc9c7c23801f,
-        0x391487ce02d29ad1,
+        0x3fd5d1bdbf581000,
+        0xbd38d97dc9c7c000,
+        0xba81c00f56f063fa,
     ], // j = 180
     [
         0x3fe6a13cd1537290,
-        0x3fd62c82f2b9c796,
-        0xbc5090a0dd59fe35,
-        0x38f39c89b1577497,
+        0x3fd62c82f2b9c000,
+        0x3d3e57bdbd7c9000,
+        0xba959fe34b18dd94,
     ], // j = 181
     [
         0x3fe6816816816817,
-        0x3fd686c81e9b14ad,
-        0x3c7710af840538e3,
-        0xb9175348484b8f33,
+        0x3fd686c81e9b1000,
+        0x3d32b5710af84000,
+        0x3a54e38a8acb7b7b,
     ], // j = 182
 ];
 
-/// LN_R2: r, then the three terms of -ln r, per row (row i for j = -91 + i).
+/// LN_R2: r, then the three quantised terms of -ln r (module doc of gen_ln_table.py), per row
+/// (row i for j = -91 + i).
 pub(crate) const LN_R2: [[u64; 4]; 183] = [
     [
         0x3ff016e087404f71,
-        0xbf76d03be5458046,
-        0x3c12c2ef5c1aee35,
-        0x38b533dd48400317,
+        0xbf76d03be5440000,
+        0xbd38045b4f443000,
+        0x3a9c1aee3554cf75,
     ], // j = -91
     [
         0x3ff0169fd0bd8a8b,
-        0xbf768fe0e496323a,
-        0x3c1456e10a6c58c5,
-        0xb89f0244c86bf234,
+        0xbf768fe0e4980000,
+        0x3d3cdc6515b84000,
+        0x3a84d8b189c1fb76,
     ], // j = -90
     [
         0x3ff0165f1c434d98,
-        0xbf764f86e6bcddf4,
-        0xbbf0cf7ba185537c,
-        0xb89674d2fd8e1967,
+        0xbf764f86e6bc0000,
+        0xbd2bbe8219ef8000,
+        0x3a979eab20e98b2d,
     ], // j = -89
     [
         0x3ff0161e69d18010,
-        0xbf760f2debb161a1,
-        0x3c1f29eddba2b29c,
-        0xb89a3c6ab5416efc,
+        0xbf760f2debb00000,
+        0xbd361a0835849000,
+        0x3a9ba2b29be5c395,
     ], // j = -88
     [
         0x3ff015ddb968096d,
-        0xbf75ced5f36b9c42,
-        0x3c1b224a4cc4edcc,
-        0x38602ad24d9fa99f,
+        0xbf75ced5f36c0000,
+        0x3d18ef9b224a4000,
+        0x3a8989db98040ab5,
     ], // j = -87
     [
         0x3ff0159d0b06d129,
-        0xbf758e7efde36bb4,
-        0x3c1e9c8892b8b864,
-        0x38a4cf77ee6c925a,
+        0xbf758e7efde40000,
+        0x3d22898f4e444000,
+        0x3a92b8b864299ef0,
     ], // j = -86
     [
         0x3ff0155c5eadbec1,
-        0xbf754e290b10afa8,
-        0xbc14c04a6294f955,
-        0xb88c144253f330b4,
+        0xbf754e290b100000,
+        0xbd25f50a60254000,
+        0x3a9d6b06aaf1f5df,
     ], // j = -85
     [
         0x3ff0151bb45cb9b4,
-        0xbf750dd41aeb48a9,
-        0xbc0806347aefa4fa,
-        0xb8a90c1a3bcf7588,
+        0xbf750dd41aec0000,
+        0x3d26ead9fe72e000,
+        0x3a64416c166f3e5c,
     ], // j = -84
     [
         0x3ff014db0c13a980,
-        0xbf74cd802d6b151b,
-        0x3c1b9962649feb1b,
-        0x38b289459216c311,
+        0xbf74cd802d6c0000,
+        0x3d2d5cadccb14000,
+        0xba9b6014e4b5daea,
     ], // j = -83
     [
         0x3ff0149a65d275a7,
-        0xbf748d2d4287f636,
-        0x3c1538b8a6d2855c,
-        0x37fc7f528bef0a7d,
+        0xbf748d2d42880000,
+        0x3ce394a9c5c60000,
+        0xba992d7aa3fff8e0,
     ], // j = -82
     [
         0x3ff01459c19905ab,
-        0xbf744cdb5a39cc0e,
-        0x3c0bcd525fe31832,
-        0xb8a8346e67506a48,
+        0xbf744cdb5a380000,
+        0xbd3cc0dc8655b000,
+        0xba900e73e73068dd,
     ], // j = -81
     [
         0x3ff014191f674111,
-        0xbf740c8a7478788d,
-        0x3c1e20f8fffe770a,
-        0xb8b5f64552ac14eb,
+        0xbf740c8a74780000,
+        0xbd1e2321df070000,
+        0xb9d88f657d9154ab,
     ], // j = -80
     [
         0x3ff013d87f3d0f5f,
-        0xbf73cc3a913bdd75,
-        0x3c1e61235af1014e,
-        0xb8b0fa428ca06e74,
+        0xbf73cc3a913c0000,
+        0x3d0145bcc2468000,
+        0x3a9af1014dbc16f6,
     ], // j = -79
     [
         0x3ff01397e11a581b,
-        0xbf738bebb07bdb63,
-        0x3c15a5eccbaedd1e,
-        0x38adf14ce7318271,
+        0xbf738bebb07c0000,
+        0x3d024eab4bd98000,
+        0x3a875dba3c77c534,
     ], // j = -78
     [
         0x3ff0135744ff02cf,
-        0xbf734b9dd23055c9,
-        0xbc110328bde2084d,
-        0xb89e2799f04cf90d,
+        0xbf734b9dd2300000,
+        0xbd1572510328c000,
+        0x3a60efbd970ec330,
     ], // j = -77
     [
         0x3ff01316aaeaf705,
-        0xbf730b50f6512ef5,
-        0xbc01e911618b6e55,
-        0xb86e5e3783954ae1,
+        0xbf730b50f6500000,
+        0xbd32ef523d223000,
+        0x3a8e7491aaf86872,
     ], // j = -76
     [
         0x3ff012d612de1c49,
-        0xbf72cb051cd64a0b,
-        0xbc08ceaafbd07b3e,
-        0xb89519c59448a5ab,
+        0xbf72cb051cd80000,
+        0x3d3b5f4ce62aa000,
+        0x3a60be13075731d3,
     ], // j = -75
     [
         0x3ff012957cd85a28,
-        0xbf728aba45b78a0a,
-        0x3c1115aee8b8b1ed,
-        0x3885e64f0f050c3c,
+        0xbf728aba45b80000,
+        0x3d1d7d9115af0000,
+        0xba97474e12f50cd8,
     ], // j = -74
     [
         0x3ff01254e8d99832,
-        0xbf724a7070ecd3c6,
-        0xbc0db1c890bee904,
-        0xb896816389cd144f,
+        0xbf724a7070ec0000,
+        0xbd2a78c76c722000,
+        0xba80bee9042d02c7,
     ], // j = -73
     [
         0x3ff0121456e1bdf6,
-        0xbf720a279e6e09f2,
-        0xbbe6922727a9ba43,
-        0x38832710ab5bea98,
+        0xbf720a279e700000,
+        0x3d3f60df4b6ec000,
+        0x3a9b0ac8b7a99388,
     ], // j = -72
     [
         0x3ff011d3c6f0b307,
-        0xbf71c9dfce331215,
-        0x3c0f9e8a695a67d2,
-        0xb896c591eeeeafc9,
+        0xbf71c9dfce340000,
+        0x3d2dbd67e7a2a000,
+        0xba86a5982e2d8b24,
     ], // j = -71
     [
         0x3ff0119339065ef8,
-        0xbf7189990033d091,
-        0x3c04fdf891d93e1a,
-        0x38a2dd7696ccce99,
+        0xbf71899900340000,
+        0x3d07b794fdf88000,
+        0x3a81d93e1a4b75da,
     ], // j = -70
     [
         0x3ff01152ad22a95f,
-        0xbf71495334682ba0,
-        0xbc19f9d5e1953c07,
-        0xb8b3882dd4d1e0c6,
+        0xbf71495334680000,
+        0xbd05d033f3ac0000,
+        0x3a9e6ac3f8b1df49,
     ], // j = -69
     [
         0x3ff01112234579d1,
-        0xbf71090e6ac8075a,
-        0x3c150c7e92d3a411,
-        0x3883695a81b24e67,
+        0xbf71090e6ac80000,
+        0xbcdd66af38180000,
+        0x3a92d3a41109b4ad,
     ], // j = -68
     [
         0x3ff010d19b6eb7e9,
-        0xbf70c8caa34b4ca8,
-        0x3c1fa04f67d084d4,
-        0x38a0731f9f9a61ee,
+        0xbf70c8caa34c0000,
+        0x3d266b0fd027c000,
+        0xba982f7b2bdf19c1,
     ], // j = -67
     [
         0x3ff01091159e4b3e,
-        0xbf708887dde9df54,
-        0xbc0a828d69f38412,
-        0x38af313094fd6049,
+        0xbf708887dde80000,
+        0xbd3df5435051b000,
+        0x3a860c7bee7cc4c2,
     ], // j = -66
     [
         0x3ff0105091d41b6c,
-        0xbf7048461a9ba700,
-        0xbbd245de3fbb2cd2,
-        0xb87eafcd0ee557ed,
+        0xbf7048461a9c0000,
+        0x3d163ffedba20000,
+        0x3a9c044d32d8540d,
     ], // j = -65
     [
         0x3ff0101010101010,
-        0xbf70080559588b25,
-        0xbc1f96638cf63675,
-        0x38a90badb5e868b5,
+        0xbf70080559580000,
+        0xbd2164afcb31c000,
+        0xba89ec6ce99bd149,
     ], // j = -64
     [
         0x3ff00fcf905210c9,
-        0xbf6f8f8b3430e831,
-        0xbbf2794e51ebfd81,
-        0xb89c12344a91dde9,
+        0xbf6f8f8b34300000,
+        0xbd1d06249e538000,
+        0xba947aff605c1234,
     ], // j = -63
     [
         0x3ff00f8f129a0535,
-        0xbf6f0f0db9a69013,
-        0xbbfcd4492b372176,
-        0x38849d771ab3d075,
+        0xbf6f0f0db9a80000,
+        0x3d26fecc6576e000,
+        0xba859b90baeb6289,
     ], // j = -62
     [
         0x3ff00f4e96e7d4f7,
-        0xbf6e8e924301e1ff,
-        0xbbf2f79445090466,
-        0x389534bd26816c28,
+        0xbf6e8e9243000000,
+        0xbd2e1ff25ef28000,
+        0xba914241196acb43,
     ], // j = -61
     [
         0x3ff00f0e1d3b67b1,
-        0xbf6e0e18d032adbc,
-        0xbbbfc26cccb7df07,
-        0xb830793e8d292ed2,
+        0xbf6e0e18d0300000,
+        0xbd356de01fc27000,
+        0x3a899a4107c77c36,
     ], // j = -60
     [
         0x3ff00ecda594a508,
-        0xbf6d8da16128c6c3,
-        0x3c0dcb2720a5fdf8,
-        0xb88e1fa43741cd5a,
+        0xbf6d8da161280000,
+        0xbd18d8511a6c8000,
+        0x3a9052fefbf0f02e,
     ], // j = -59
     [
         0x3ff00e8d2ff374a2,
-        0xbf6d0d2bf5d40041,
-        0xbbe033e5877978ec,
-        0x3879541bb29f7b6f,
+        0xbf6d0d2bf5d80000,
+        0x3d3ffdf77e60d000,
+        0x3a8e21a1c50caa0e,
     ], // j = -58
     [
         0x3ff00e4cbc57be25,
-        0xbf6c8cb88e242b1e,
-        0x3c0ff1bf2252b9bf,
-        0x38a4c008e79eb693,
+        0xbf6c8cb88e280000,
+        0x3d3ea713fe37e000,
+        0x3a91295cdfa98012,
     ], // j = -57
     [
         0x3ff00e0c4ac1693c,
-        0xbf6c0c472a091fec,
-        0xbc0f4d8c72b2e814,
-        0x38a05c0e155e6525,
+        0xbf6c0c472a080000,
+        0xbd21fec7d3632000,
+        0x3a7a9a2fd882e071,
     ], // j = -56
     [
         0x3ff00dcbdb305d90,
-        0xbf6b8bd7c972b0fe,
-        0xbbf6be57a0acb885,
-        0xb89b337b64984386,
+        0xbf6b8bd7c9700000,
+        0xbd3587f16be58000,
+        0x3a97d4d1dea4cc85,
     ], // j = -55
     [
         0x3ff00d8b6da482ce,
-        0xbf6b0b6a6c50b654,
-        0x3c00b68026ac2fa1,
-        0x38a72107772e96b7,
+        0xbf6b0b6a6c500000,
+        0xbd16ca77a4c00000,
+        0x3a935617d0ae420f,
     ], // j = -54
     [
         0x3ff00d4b021dc0a4,
-        0xbf6a8aff129307a5,
-        0x3be620a5e66e9791,
-        0xb84225d1cef75130,
+        0xbf6a8aff12900000,
+        0xbd383d274efad000,
+        0xba6991686f048974,
     ], // j = -53
     [
         0x3ff00d0a989bfebf,
-        0xbf6a0a95bc297863,
-        0xbc07ad8401f0eedf,
-        0xb8a5d5a81dfa9e38,
+        0xbf6a0a95bc280000,
+        0xbd278635eb610000,
+        0xba4f0eedf5756a07,
     ], // j = -52
     [
         0x3ff00cca311f24d1,
-        0xbf698a2e6903e3b1,
-        0x3be01b1c23c65429,
-        0xb88d8aac04113f94,
+        0xbf698a2e69000000,
+        0xbd3f1d877f272000,
+        0x3a71e32a1444eaa8,
     ], // j = -51
     [
         0x3ff00c89cba71a8d,
-        0xbf6909c919122467,
-        0x3c0a5769f1fe93ea,
-        0xb893db52e931d193,
+        0xbf6909c919100000,
+        0xbd312334b512c000,
+        0xba7c02d82c4f6d4c,
     ], // j = -50
     [
         0x3ff00c496833c7a5,
-        0xbf688965cc441118,
-        0x3c08c4036f76d887,
-        0xb89c7f59da599590,
+        0xbf688965cc480000,
+        0x3d3f774318807000,
+        0xba8089277938feb4,
     ], // j = -49
     [
         0x3ff00c0906c513cf,
-        0xbf6809048289860a,
-        0x3be6958f3f3b017b,
-        0x388536a3afc0b6df,
+        0xbf68090482880000,
+        0xbd28609e96a70000,
+        0xba98189fd09564ae,
     ], // j = -48
     [
         0x3ff00bc8a75ae6c1,
-        0xbf6788a53bd25d3c,
-        0xbc0cc6bde8eb16a1,
-        0x38aad1f509cb775c,
+        0xbf6788a53bd00000,
+        0xbd32e9e398d7c000,
+        0x3a8714e95f6b47d4,
     ], // j = -47
     [
         0x3ff00b8849f52835,
-        0xbf670847f80e7661,
-        0xbc0d524bfa2fd1ed,
-        0xb89b926bbbb4892f,
+        0xbf670847f8100000,
+        0x3d2899e8ab6d0000,
+        0x3a6740b84b236ca2,
     ], // j = -46
     [
         0x3ff00b47ee93bfe3,
-        0xbf6687ecb72daae7,
-        0xbc0cd396f0ecce6b,
-        0x38a56915d6c27718,
+        0xbf6687ecb7300000,
+        0x3d32a8c4658d2000,
+        0x3a7e26632aab48af,
     ], // j = -45
     [
         0x3ff00b0795369587,
-        0xbf660793791fd9f1,
-        0x3c08e5a84382f1cf,
-        0xb8a5195906eb548e,
+        0xbf66079379200000,
+        0x3cf307b1cb510000,
+        0xba9e3e8718aa32b2,
     ], // j = -44
     [
         0x3ff00ac73ddd90dd,
-        0xbf65873c3dd4e059,
-        0x3c001b11370d6a33,
-        0xb8ae04d0308b2d1a,
+        0xbf65873c3dd80000,
+        0x3d38fd3a03622000,
+        0x3a9b86b51943f660,
     ], // j = -43
     [
         0x3ff00a86e88899a5,
-        0xbf6506e7053ca0b0,
-        0x3b950ff38642a3af,
-        0x383577bcf98c7de0,
+        0xbf6506e705400000,
+        0x3d3afa8005440000,
+        0xba88f37ab8a15442,
     ], // j = -42
     [
         0x3ff00a469537979d,
-        0xbf648693cf46f743,
-        0xbbe5a63165bbb35f,
-        0x385dc5188a16f34e,
+        0xbf648693cf480000,
+        0x3d208bcea59ce000,
+        0x3a9348899421dc52,
     ], // j = -41
     [
         0x3ff00a0643ea7288,
-        0xbf6406429be3c812,
-        0xbbfbd84dd2de6cd8,
-        0x388bae47df3e621b,
+        0xbf6406429be00000,
+        0xbd3e4091bd84e000,
+        0x3a8690c9941bae48,
     ], // j = -40
     [
         0x3ff009c5f4a11227,
-        0xbf6385f36b02f0da,
-        0xbc066fe8d04e4243,
-        0xb89d38178399beb4,
+        0xbf6385f36b000000,
+        0xbd3786d2cdfd2000,
+        0x3a97d8dede62c7e8,
     ], // j = -39
     [
         0x3ff00985a75b5e40,
-        0xbf6305a63c94570d,
-        0x3c0f3c7f636d2b2d,
-        0x389160340a5d87e5,
+        0xbf6305a63c980000,
+        0x3d3d479be78ff000,
+        0xba8c92d4d2dd3f98,
     ], // j = -38
     [
         0x3ff009455c193e98,
-        0xbf62855b1087dbd5,
-        0xbc0e68bf25bd633f,
-        0xb8982ad19d9c4619,
+        0xbf62855b10880000,
+        0x3cf215432e820000,
+        0xba92deb19f982ad2,
     ], // j = -37
     [
         0x3ff0090512da9af7,
-        0xbf620511e6cd6419,
-        0xbbdc5c095a5f4345,
-        0xb8733b58aaf9b144,
+        0xbf620511e6d00000,
+        0x3d34df378e8fe000,
+        0xba95a5f43454ced6,
     ], // j = -36
     [
         0x3ff008c4cb9f5b26,
-        0xbf6184cabf54d475,
-        0x3c02072a34c32568,
-        0x38a3076af6d38ad3,
+        0xbf6184cabf580000,
+        0x3d395c5a40e54000,
+        0x3a9a6192b4260ed6,
     ], // j = -35
     [
         0x3ff00884866766ef,
-        0xbf6104859a0e1140,
-        0x3c03e99e35a608df,
-        0x389c7437b51f7b5a,
+        0xbf6104859a100000,
+        0x3d2eec04fa678000,
+        0x3a9ad3046f9c7438,
     ], // j = -34
     [
         0x3ff008444332a61e,
-        0xbf60844276e9008a,
-        0xbbcd9ffa8943bc6b,
-        0xb83ccd124d48814e,
+        0xbf60844276e80000,
+        0xbd2008a0767fe000,
+        0xba944a1de3587334,
     ], // j = -33
     [
         0x3ff0080402010080,
-        0xbf60040155d5881e,
-        0x3be8f98e1113f503,
-        0x38601ac2204fc1f6,
+        0xbf60040155d80000,
+        0x3d33bf10c7cc7000,
+        0x3a6113f503101ac2,
     ], // j = -32
     [
         0x3ff007c3c2d25de5,
-        0xbf5f07846d8722fb,
-        0xbbff96a315b1b8de,
-        0xb875a780abf7148d,
+        0xbf5f07846d800000,
+        0xbd3c8bedf96a3000,
+        0xba75b1b8de15a781,
     ], // j = -31
     [
         0x3ff0078385a6a61e,
-        0xbf5e070a33460bcd,
-        0xbbe1b6ea92059162,
-        0xb84b46a8ebd07190,
+        0xbf5e070a33400000,
+        0xbd382f348db75000,
+        0xba9240b22c40da35,
     ], // j = -30
     [
         0x3ff007434a7dc0fb,
-        0xbf5d0693fcc794a4,
-        0x3bf0deedab48545a,
-        0x3849728b184a6a24,
+        0xbf5d0693fcc00000,
+        0xbd3e528ef2112000,
+        0xba952deae97f346c,
     ], // j = -29
     [
         0x3ff0070311579652,
-        0xbf5c0621c9eb9adf,
-        0x3bf8f558679208d5,
-        0xb896f8cc8bc6c8ae,
+        0xbf5c0621c9f00000,
+        0x3d3194858f558000,
+        0x3a99e48235290733,
     ], // j = -28
     [
         0x3ff006c2da340df6,
-        0xbf5b05b39a91eb5a,
-        0xbbf80145d9e6cf7c,
-        0xb89426e9391e4c9c,
+        0xbf5b05b39a900000,
+        0xbd1eb5a600518000,
+        0x3a830c9841d7b22e,
     ], // j = -27
     [
         0x3ff00682a5130fbe,
-        0xbf5a05496e9a5e65,
-        0x3bfdd98ca8dc5a7d,
-        0xb864c9eeec4afb0b,
+        0xbf5a05496ea00000,
+        0x3d36866ddd98d000,
+        0xba95c8e960c2993e,
     ], // j = -26
     [
         0x3ff0064271f48383,
-        0xbf5904e345e4cfc0,
-        0x3bef7191d53072e9,
-        0xb87895cc186d6403,
+        0xbf5904e345e00000,
+        0xbd333eff04737000,
+        0xba7567c68b9895cc,
     ], // j = -25
     [
         0x3ff0060240d8511e,
-        0xbf580481205116a7,
-        0xbbf9cf9d61bcaed9,
-        0x3892a4c54e6fec32,
+        0xbf58048120500000,
+        0xbd116a7673e74000,
+        0xba986f2bb62d5b3b,
     ], // j = -24
     [
         0x3ff005c211be606b,
-        0xbf570422fdbf11cb,
-        0xbbe17d6aef30cb3c,
-        0x3851bebb624cdf18,
+        0xbf570422fdc00000,
+        0x3d0dc69ba0a58000,
+        0xba9de619677ee414,
     ], // j = -23
     [
         0x3ff00581e4a69945,
-        0xbf5603c8de0e9755,
-        0xbbef3610848c674c,
-        0xb88ef7cbaea5b4af,
+        0xbf5603c8de100000,
+        0x3d168aac193e0000,
+        0xba90918ce98f7be6,
     ], // j = -22
     [
         0x3ff00541b990e38b,
-        0xbf550372c11f88e4,
-        0x3bf49877d24c8ac6,
-        0xb891cf9cec80c5e3,
+        0xbf550372c1200000,
+        0x3cfdc71498780000,
+        0xba86d9ba9d239f3a,
     ], // j = -21
     [
         0x3ff00501907d271c,
-        0xbf540320a6d1c38e,
-        0xbbeb31f3f686ce74,
-        0xb871710c4b7731b2,
+        0xbf540320a6d00000,
+        0xbd1c38e3663e8000,
+        0x3a52f26317ba3bcf,
     ], // j = -20
     [
         0x3ff004c1696b4bdb,
-        0xbf5302d28f052fe2,
-        0x3bf9f42970b1e92f,
-        0x3874c4919fa4a2dd,
+        0xbf5302d28f000000,
+        0xbd34bf8660bd7000,
+        0x3a9c2c7a4bc53124,
     ], // j = -19
     [
         0x3ff00481445b39a8,
-        0xbf5202887999a5e9,
-        0x3bfb055a54100ffd,
-        0x3817e10e974cd1c2,
+        0xbf52028879a00000,
+        0x3d39685db055a000,
+        0x3a950403ff4017e1,
     ], // j = -18
     [
         0x3ff00441214cd869,
-        0xbf510242666f1121,
-        0xbbf4f4d18dd06400,
-        0xb89c4085b8b02433,
+        0xbf51024266700000,
+        0x3d0ddbd585970000,
+        0x3a9c8be6ffe3bf7a,
     ], // j = -17
     [
         0x3ff0040100401004,
-        0xbf50020055655885,
-        0xbbe9abe6bf0fa436,
-        0x3873e3e99ad90b79,
+        0xbf50020055600000,
+        0xbd356214cd5f3000,
+        0xba97e1f486bb0706,
     ], // j = -16
     [
         0x3ff003c0e134c85f,
-        0xbf4e03848cb8bd11,
-        0xbbe37b30f09afa47,
-        0xb87be0810a20a84f,
+        0xbf4e03848cc00000,
+        0x3d2d0bbac84d0000,
+        0xba9e135f48e6f820,
     ], // j = -15
     [
         0x3ff00380c42ae963,
-        0xbf4c031072681a31,
-        0xbbb07805a98468b3,
-        0xb8383c9c4c0c9ec1,
+        0xbf4c031072600000,
+        0xbd30346210780000,
+        0xba96a611a2cc60f2,
     ], // j = -14
     [
         0x3ff00340a9225afa,
-        0xbf4a02a45b989b39,
-        0x3bbbbac98a27b7bc,
-        0xb858bba179e84b4f,
+        0xbf4a02a45ba00000,
+        0x3d2d931c3775a000,
+        0xba99d76121118bba,
     ], // j = -13
     [
         0x3ff00300901b0511,
-        0xbf480240480a21ec,
-        0x3bed9a5b8ac9fd19,
-        0x384bcbd5626417af,
+        0xbf48024048000000,
+        0xbd3443d7132d2000,
+        0xba8d4d80b9be4343,
     ], // j = -12
     [
         0x3ff002c07914cf94,
-        0xbf4601e4377c7f06,
-        0x3be88d04b44bed88,
-        0xb874666c062eab3f,
+        0xbf4601e437800000,
+        0x3d1c07d311a08000,
+        0x3a96897db0fae665,
     ], // j = -11
     [
         0x3ff00280640fa271,
-        0xbf44019029af8a3a,
-        0x3be03e918549c070,
-        0x38498b03a26b30af,
+        0xbf44019029a00000,
+        0xbd3f14737e0b7000,
+        0xba8ead8fe3fe6750,
     ], // j = -10
     [
         0x3ff00240510b659a,
-        0xbf4201441e63322f,
-        0xbbbcd5a6c9aa9e89,
-        0x384244814365351e,
+        0xbf4201441e600000,
+        0xbd19917873568000,
+        0xba9b26aa7a236ddc,
     ], // j = -9
     [
         0x3ff0020040080100,
-        0xbf40010015575489,
-        0x3bec8863f23ef262,
-        0x38852c36a3d2015b,
+        0xbf40010015600000,
+        0x3d3156eee4432000,
+        0xba5b821b3b569e4b,
     ], // j = -8
     [
         0x3ff001c031055c96,
-        0xbf3c01881c97abc3,
-        0xbbd7ee392236605c,
-        0xb87cff7abcfa77a3,
+        0xbf3c01881c800000,
+        0xbd37abc35fb8e000,
+        0xba92236605c73fdf,
     ], // j = -7
     [
         0x3ff0018024036051,
-        0xbf3801201201439f,
-        0x3bc8a6861123f9c2,
-        0x3861980a10c7f4c7,
+        0xbf38012012000000,
+        0xbcf439eceb2f0000,
+        0xba8eedc063db99fd,
     ], // j = -6
     [
         0x3ff001401901f427,
-        0xbf3400c80a6b45c4,
-        0x3bd42ca1f0ef8ac9,
-        0x386b662fc81827d7,
+        0xbf3400c80a800000,
+        0x3d34ba3c50b28000,
+        0x3a9f0ef8ac936cc6,
     ], // j = -5
     [
         0x3ff0010010010010,
-        0xbf30008005559549,
-        0x3bddd332a0e20e2f,
-        0x386e45b5cff82995,
+        0xbf30008005400000,
+        0xbd35954888b33000,
+        0xba95f1df1d0c3749,
     ], // j = -4
     [
         0x3ff000c009006c05,
-        0xbf2800900480267a,
-        0xbb836ff5a4283edd,
-        0xb8207a76c5f1fbd2,
+        0xbf28009004800000,
+        0xbcb33d026e000000,
+        0x3a74b7af82457c2c,
     ], // j = -3
     [
         0x3ff0008004002001,
-        0xbf20004001555d55,
-        0x3bcddd88863f53f6,
-        0xb8592b2cbe6e6ac5,
+        0xbf20004001800000,
+        0x3d355155bbbb1000,
+        0x3a70c7ea7eb9b535,
     ], // j = -2
     [
         0x3ff0004001000400,
-        0xbf10002000555255,
-        0xbbb62224ccd5f0ff,
-        0xb8366327cc029100,
+        0xbf10002000000000,
+        0xbd35549556222000,
+        0xba933357c3fc598d,
     ], // j = -1
     [
         0x3ff0000000000000,
@@ -1124,548 +1126,548 @@ pub(crate) const LN_R2: [[u64; 4]; 183] = [
     ], // j = 0
     [
         0x3fefff8001fff800,
-        0x3f0fffc000aab0ab,
-        0xbba3bbc110fec72c,
-        0xb84f79185e42fb84,
+        0x3f0fffc000000000,
+        0x3d35561556222000,
+        0xba610fec72c7de46,
     ], // j = 1
     [
         0x3fefff0007ffc002,
-        0x3f1fff8002aa9aa9,
-        0x3b910e6678af0afc,
-        0x382f1521af29bc8d,
+        0x3f1fff8003000000,
+        0xbd355955bbbc6000,
+        0xba998750f503c1d6,
     ], // j = 2
     [
         0x3feffe8011ff280a,
-        0x3f27ff70047fd97a,
-        0x3b82f675a3f504de,
-        0xb82929c2d65b9774,
+        0x3f27ff7004800000,
+        0xbcb342fda1300000,
+        0xba74b815f644c94e,
     ], // j = 3
     [
         0x3feffe001ffe0020,
-        0x3f2fff000aaa2a91,
-        0x3ba0bbc04dc4e3dd,
-        0x38152723342e000b,
+        0x3f2fff000a800000,
+        0x3d351548885de000,
+        0x3a437138f742a4e4,
     ], // j = 4
     [
         0x3feffd8031fc184e,
-        0x3f33ff380a6a0f44,
-        0xbbd47e0346a43ded,
-        0x3873b32d9fd07b14,
+        0x3f33ff380a800000,
+        0xbd35f0bc51f81000,
+        0x3a872b784269d997,
     ], // j = 5
     [
         0x3feffd0047f940a2,
-        0x3f37fee011febb9f,
-        0xbbca8c86145819ab,
-        0xb85abce65652c0c8,
+        0x3f37fee012000000,
+        0xbcf4461351910000,
+        0x3a8eba7e654ca863,
     ], // j = 6
     [
         0x3feffc8061f5492c,
-        0x3f3bfe781c92fd43,
-        0x3bd58977c7619f6d,
-        0xb84ded67e9595f20,
+        0x3f3bfe781c800000,
+        0x3d32fd435625e000,
+        0xba6c4f3049877b5a,
     ], // j = 7
     [
         0x3feffc007ff00200,
-        0x3f3ffe002aa6a911,
-        0x3b999e2b62cc6b2d,
-        0xb81eae851c587327,
+        0x3f3ffe002ac00000,
+        0xbd3956eef9987000,
+        0xba949d3394d31eaf,
     ], // j = 8
     [
         0x3feffb80a1e93b34,
-        0x3f41febc1e5ccaef,
-        0xbbacd413b5164ca8,
-        0x38290e092cbd920f,
+        0x3f41febc1e600000,
+        0xbd19a88839a84000,
+        0x3a9895d366b0321c,
     ], // j = 9
     [
         0x3feffb00c7e0c4e1,
-        0x3f43fe7029a5ca3a,
-        0x3bdb2a8740b91d0a,
-        0xb87c3ea2ab67df5c,
+        0x3f43fe7029a00000,
+        0x3d2728e8d9544000,
+        0xba87e8dc5ece1f51,
     ], // j = 10
     [
         0x3feffa80f1d66f25,
-        0x3f45fe1c376e2fc7,
-        0x3be96d8a3ad28c10,
-        0xb83895e1a4cc8bc3,
+        0x3f45fe1c37600000,
+        0x3d3c5f8ecb6c5000,
+        0x3a7d694607fe76a2,
     ], // j = 11
     [
         0x3feffa011fca0a1e,
-        0x3f47fdc047f5e1ee,
-        0x3bc0168ea0b7f4e0,
-        0xb86f97cea38041b8,
+        0x3f47fdc048000000,
+        0xbd343c23dfd2e000,
+        0xba85f480b207e5f4,
     ], // j = 12
     [
         0x3feff98151bb65ef,
-        0x3f49fd5c5b7cbbfc,
-        0x3bdedda93e2fa90c,
-        0x387e216fdf71e2ac,
+        0x3f49fd5c5b800000,
+        0xbd1a201e12258000,
+        0x3a93e2fa90c7885c,
     ], // j = 13
     [
         0x3feff90187aa52be,
-        0x3f4bfcf072429637,
-        0xbbd512596a6080de,
-        0x387b51c0ffe4543f,
+        0x3f4bfcf072400000,
+        0x3d14b1b6aeda8000,
+        0xba96a6080dd92b90,
     ], // j = 14
     [
         0x3feff881c196a0b2,
-        0x3f4dfc7c8c874ddb,
-        0xbbe063e9d57a16fb,
-        0x3851249b692eae30,
+        0x3f4dfc7c8c800000,
+        0x3d2d376af9c16000,
+        0x3a7542f482844927,
     ], // j = 15
     [
         0x3feff801ff801ff8,
-        0x3f4ffc00aa8ab118,
-        0xbbe0fecbeb9b6cdb,
-        0xb86e2e39e53d13a2,
+        0x3f4ffc00aa800000,
+        0x3d35622f7809a000,
+        0x3a64649324e1d1c6,
     ], // j = 16
     [
         0x3feff7824166a0bd,
-        0x3f50fdbe66464b8b,
-        0xbbfbd05546abbf2a,
-        0xb89fcb5904de4d4b,
+        0x3f50fdbe66400000,
+        0x3d392e2a42fab000,
+        0xba91aaefca9fcb59,
     ], // j = 17
     [
         0x3feff7028749f334,
-        0x3f51fd78796663f6,
-        0xbbf80424976db98f,
-        0x3895ec7fb19d711a,
+        0x3f51fd7879600000,
+        0x3d398fd67fbdb000,
+        0x3a9a24919c55ec80,
     ], // j = 18
     [
         0x3feff682d129e78f,
-        0x3f52fd2e8ec58c55,
-        0x3ba843cd18a72e37,
-        0x3839dd07e3b0a428,
+        0x3f52fd2e8ec00000,
+        0x3d3631540c21e000,
+        0x3a9a314e5c6e6774,
     ], // j = 19
     [
         0x3feff6031f064e08,
-        0x3f53fce0a683a3a7,
-        0x3be027199cd06b7d,
-        0x388b26cc19f697df,
+        0x3f53fce0a6800000,
+        0x3d2d1d390271a000,
+        0xba88cbe520a4d934,
     ], // j = 20
     [
         0x3feff58370def6d7,
-        0x3f54fc8ec0c09166,
-        0x3bea5983e80897cf,
-        0x3873699a40d57db8,
+        0x3f54fc8ec0c00000,
+        0x3d022cc696610000,
+        0xba67f76830d92ccb,
     ], // j = 21
     [
         0x3feff503c6b3b23b,
-        0x3f55fc38dd9c3383,
-        0xbbfd13402e81798d,
-        0x38940e9b33130bd1,
+        0x3f55fc38dda00000,
+        0xbd2e63eba2680000,
+        0xba8740bcc657e2ca,
     ], // j = 22
     [
         0x3feff48420845073,
-        0x3f56fbdefd366c67,
-        0xbbfe34a3cc8fb0d0,
-        0xb86eea353060458f,
+        0x3f56fbdefd300000,
+        0x3d39b19a1cb5c000,
+        0x3a89b82797f84573,
     ], // j = 23
     [
         0x3feff4047e50a1c3,
-        0x3f57fb811faf18f3,
-        0xbbc186491276bfcb,
-        0xb86977e4427a4715,
+        0x3f57fb811fb00000,
+        0xbd0ce1a118648000,
+        0xba81276bfcb65df9,
     ], // j = 24
     [
         0x3feff384e0187672,
-        0x3f58fb1f45261480,
-        0xbbb7cc75bc8a5749,
-        0xb84ba2d1fb2eed18,
+        0x3f58fb1f45200000,
+        0x3d3851ffe8339000,
+        0xba96f2295d24dd17,
     ], // j = 25
     [
         0x3feff30545db9ec7,
-        0x3f59fab96dbb3edf,
-        0x3bc75cdc2ba1026c,
-        0x38654d8140f4a2b4,
+        0x3f59fab96dc00000,
+        0xbd330483d1464000,
+        0xba9ea2f7ec9d5650,
     ], // j = 26
     [
         0x3feff285af99eb11,
-        0x3f5afa4f998e6c54,
-        0x3bf77a7bd14e788d,
-        0xb896911b27dd100c,
+        0x3f5afa4f99900000,
+        0xbd193aba21610000,
+        0xba8758c3b9ad2236,
     ], // j = 27
     [
         0x3feff2061d532b9d,
-        0x3f5bf9e1c8bf799e,
-        0x3bfc03f267dec185,
-        0x3880e71e0cc12985,
+        0x3f5bf9e1c8c00000,
+        0xbd00cc31fe070000,
+        0x3a99f7b06148738f,
     ], // j = 28
     [
         0x3feff1868f0730be,
-        0x3f5cf96ffb6e3bef,
-        0x3beb63703617ad45,
-        0x3871cd7944d038af,
+        0x3f5cf96ffb700000,
+        0xbd1c410c93920000,
+        0x3a7b0bd6a291cd79,
     ], // j = 29
     [
         0x3feff10704b5cac9,
-        0x3f5df8fa31ba88ef,
-        0x3baeca47c52b7db3,
-        0xb84e037b0dc5638b,
+        0x3f5df8fa31c00000,
+        0xbd35dc43f09ae000,
+        0x3a8f14adf6ca1fc8,
     ], // j = 30
     [
         0x3feff0877e5eca16,
-        0x3f5ef8806bc434bb,
-        0x3bf57fc86eb5925c,
-        0xb871ac1eb09f757d,
+        0x3f5ef8806bc00000,
+        0x3d30d2ed57fc8000,
+        0x3a9bad6496fb94f8,
     ], // j = 31
     [
         0x3feff007fc01ff00,
-        0x3f5ff802a9ab11e6,
-        0x3bfe29e3a153e432,
-        0xb89538d49c4f7408,
+        0x3f5ff802a9b00000,
+        0xbd33b8661d61c000,
+        0xba97ab06f39538d5,
     ], // j = 32
     [
         0x3fefef887d9f39e6,
-        0x3f607bc075c777bb,
-        0x3bdbbfd9f880725d,
-        0xb826a24e557f8967,
+        0x3f607bc075c80000,
+        0xbd11089e44028000,
+        0x3a9f880725cfd2bb,
     ], // j = 33
     [
         0x3fefef0903364b28,
-        0x3f60fb7d98c7cf73,
-        0xbbb21d0e88aecb0b,
-        0xb849c576587b4748,
+        0x3f60fb7d98c80000,
+        0xbcf8468121d10000,
+        0x3a7775134f4cc751,
     ], // j = 34
     [
         0x3fefee898cc7032a,
-        0x3f617b38bde67712,
-        0x3c01013903202328,
-        0xb8a6ba96c235269b,
+        0x3f617b38bde80000,
+        0xbd288edbbfb1c000,
+        0x3a5901193d28ad28,
     ], // j = 35
     [
         0x3fefee0a1a513254,
-        0x3f61faf1e53353c9,
-        0x3bf75cbef6fac368,
-        0xb8973daae6415203,
+        0x3f61faf1e5300000,
+        0x3d3a9e4975cbf000,
+        0xba620a7930b9ed57,
     ], // j = 36
     [
         0x3fefed8aabd4a90e,
-        0x3f627aa90ebe4d03,
-        0x3bf6cf1eb25e77f4,
-        0x38997752023ab3e8,
+        0x3f627aa90ec00000,
+        0xbd2b2fcd261c2000,
+        0xba93686202e688ae,
     ], // j = 37
     [
         0x3fefed0b415137c7,
-        0x3f62fa5e3a974563,
-        0xbc027972a989187d,
-        0xb891ff05378e006e,
+        0x3f62fa5e3a980000,
+        0xbd1753a93cb94000,
+        0xba94c48c3e91ff05,
     ], // j = 38
     [
         0x3fefec8bdac6aeed,
-        0x3f637a1168ce22c6,
-        0xbc073aa0ebced78f,
-        0xb8a8ef6b686ad8cd,
+        0x3f637a1168d00000,
+        0xbd2dd3a5cea84000,
+        0x3a843128709c4252,
     ], // j = 39
     [
         0x3fefec0c7834def5,
-        0x3f63f9c29972c640,
-        0x3c053590790adebd,
-        0xb8a3163e4e8b2233,
+        0x3f63f9c299700000,
+        0x3d363202a6b21000,
+        0xba6bd4850d3163e5,
     ], // j = 40
     [
         0x3fefeb8d199b9852,
-        0x3f647971cc951523,
-        0xbbd64610da2042e6,
-        0xb8465211da389390,
+        0x3f647971cc980000,
+        0xbd3756e859184000,
+        0xba8b44085cc16521,
     ], // j = 41
     [
         0x3fefeb0dbefaab7f,
-        0x3f64f91f0244eef3,
-        0x3be9bf8cf3451e10,
-        0xb86f04b6f10f42cd,
+        0x3f64f91f02480000,
+        0xbd3888673203a000,
+        0x3a9e68a3c1fc1f69,
     ], // j = 42
     [
         0x3fefea8e6851e8f7,
-        0x3f6578ca3a923571,
-        0xbc0b3f102772c162,
-        0x38ae2ca986e15c0c,
+        0x3f6578ca3a900000,
+        0x3d31ab84981e0000,
+        0xba93b960b0c3a6ad,
     ], // j = 43
     [
         0x3fefea0f15a12139,
-        0x3f65f873758cc893,
-        0xbc02c1e0ae993600,
-        0x387a053bfcaabcfb,
+        0x3f65f87375900000,
+        0xbd39bb6a583c1000,
+        0xba974c9afff97eb1,
     ], // j = 44
     [
         0x3fefe98fc6e824c6,
-        0x3f66781ab3448889,
-        0x3c0f23973dad1c3c,
-        0x38adfd45dcaf2766,
+        0x3f66781ab3480000,
+        0xbd3bbbb41b8d2000,
+        0x3a9ed68e1e3bfa8c,
     ], // j = 45
     [
         0x3fefe9107c26c423,
-        0x3f66f7bff3c953bc,
-        0x3bb9793b5acf3a39,
-        0x384f94ce7feed6d1,
+        0x3f66f7bff3c80000,
+        0x3d253bc032f28000,
+        0xba9294c3171b035a,
     ], // j = 46
     [
         0x3fefe891355ccfd7,
-        0x3f677763372b08ca,
-        0xbc035ae253006d72,
-        0xb8916dee39abeb7c,
+        0x3f67776337280000,
+        0x3d38464d94a3b000,
+        0x3a967fc946ee9212,
     ], // j = 47
     [
         0x3fefe811f28a186e,
-        0x3f67f7047d798388,
-        0xbbe762979b7ec596,
-        0x385d6355a3707ee1,
+        0x3f67f7047d780000,
+        0x3d28387e89d68000,
+        0x3a89204e9a83ac6b,
     ], // j = 48
     [
         0x3fefe792b3ae6e73,
-        0x3f6876a3c6c4a306,
-        0x3bfb91b1fef4c784,
-        0xb8936f6dc31d0385,
+        0x3f6876a3c6c80000,
+        0xbd3ae7ce46e4e000,
+        0xba30b387c4dbdb71,
     ], // j = 49
     [
         0x3fefe71378c9a279,
-        0x3f68f641131c4087,
-        0x3c0ef37d5bc5654a,
-        0xb8a08e594364d08c,
+        0x3f68f64113200000,
+        0xbd3dfbc421905000,
+        0xba921d4d5b211cb3,
     ], // j = 50
     [
         0x3fefe69441db8512,
-        0x3f6975dc62903888,
-        0x3c0df96ef09b705d,
-        0x38abca70fe6233fe,
+        0x3f6975dc62900000,
+        0x3cfc443bf2de0000,
+        0xba7ec91f4521ac78,
     ], // j = 51
     [
         0x3fefe6150ee3e6d4,
-        0x3f69f575b53065bc,
-        0xbbefd993f15c36b6,
-        0x388389aae886db0f,
+        0x3f69f575b5300000,
+        0x3d096ef8099b0000,
+        0x3a5d4792949c4d57,
     ], // j = 52
     [
         0x3fefe595dfe2985a,
-        0x3f6a750d0b0ca009,
-        0x3c0123fa302175db,
-        0xb8649df5daed428d,
+        0x3f6a750d0b100000,
+        0xbd3affb5db80c000,
+        0x3a9810baed7d6c41,
     ], // j = 53
     [
         0x3fefe516b4d76a3e,
-        0x3f6af4a26434c292,
-        0xbbfbe4c9560a710a,
-        0x389e809e1dc28bc0,
+        0x3f6af4a264380000,
+        0xbd39eb71be4c9000,
+        0xba95829c42617f62,
     ], // j = 54
     [
         0x3fefe4978dc22d21,
-        0x3f6b7435c0b8a3a9,
-        0x3c084473a46f20d8,
-        0x38958e887c55f40b,
+        0x3f6b7435c0b80000,
+        0x3d14752c2239c000,
+        0x3a9237906c158e88,
     ], // j = 55
     [
         0x3fefe4186aa2b1a5,
-        0x3f6bf3c720a81adc,
-        0xbc0a0d0c25b98059,
-        0x3886f93de56539f2,
+        0x3f6bf3c720a80000,
+        0x3ceadb97cbd00000,
+        0xba92dcc02c748361,
     ], // j = 56
     [
         0x3fefe3994b78c86d,
-        0x3f6c7356841300eb,
-        0x3c0fe3629e66a318,
-        0x389fe335e38f484a,
+        0x3f6c735684100000,
+        0x3d38075bfc6c5000,
+        0x3a8e66a3183fc66c,
     ], // j = 57
     [
         0x3fefe31a30444224,
-        0x3f6cf2e3eb0928cd,
-        0x3c0572fc19289f1a,
-        0xb875d3d59a667221,
+        0x3f6cf2e3eb080000,
+        0x3d228cd55cbf0000,
+        0x3a89289f19f51615,
     ], // j = 58
     [
         0x3fefe29b1904ef73,
-        0x3f6d726f559a69af,
-        0x3bf309ad7de4a5c4,
-        0xb87653789b281c7d,
+        0x3f6d726f55980000,
+        0x3d334d79309ad000,
+        0x3a9f792970fa6b22,
     ], // j = 59
     [
         0x3fefe21c05baa109,
-        0x3f6df1f8c3d696f1,
-        0x3c0f748d58917721,
-        0x38adeba910c5c49a,
+        0x3f6df1f8c3d80000,
+        0xbd2690e822dca000,
+        0xba93b7446f4428ae,
     ], // j = 60
     [
         0x3fefe19cf6652796,
-        0x3f6e718035cd852c,
-        0xbbfdeea3645530e0,
-        0xb88137ea0a903c04,
+        0x3f6e718035d00000,
+        0xbd33d6a1deea3000,
+        0xba99154c38089bf5,
     ], // j = 61
     [
         0x3fefe11deb0453cf,
-        0x3f6ef105ab8f0628,
-        0x3c0464f037e425c1,
-        0xb8ae71a72ccffc4d,
+        0x3f6ef105ab900000,
+        0xbd1f3af5cd880000,
+        0x3a9bf212e0431cb2,
     ], // j = 62
     [
         0x3fefe09ee397f669,
-        0x3f6f7089252aede9,
-        0x3bbf857818d0bd0b,
-        0xb85171a09c16efe1,
+        0x3f6f708925280000,
+        0x3d376f481f858000,
+        0xba9f9cbd0bd5171a,
     ], // j = 63
     [
         0x3fefe01fe01fe020,
-        0x3f6ff00aa2b10ba0,
-        0x3c02821ad5a6d357,
-        0xb8912dcccb588a4c,
+        0x3f6ff00aa2b00000,
+        0x3d20ba04a086c000,
+        0xba952c9654912dcd,
     ], // j = 64
     [
         0x3fefdfa0e09be1af,
-        0x3f7037c5121898dc,
-        0x3c186e6e989e55f9,
-        0xb8ad8d0f6e803e7f,
+        0x3f7037c512180000,
+        0x3d231b8c37374000,
+        0x3a989e55f8c4e5e1,
     ], // j = 65
     [
         0x3fefdf21e50bcbd6,
-        0x3f707783d4dd97e8,
-        0xbc19f4dede0fe9ca,
-        0x38bdb3bd671866ab,
+        0x3f707783d4dc0000,
+        0x3d397e7982c85000,
+        0xba9e0fe9c989310a,
     ], // j = 66
     [
         0x3fefdea2ed6f6f57,
-        0x3f70b74199af6adb,
-        0xbc185993c0a101f3,
-        0x38be511cc055ae51,
+        0x3f70b74199b00000,
+        0xbd22a4ac2cc9e000,
+        0xba44203e50d771a0,
     ], // j = 67
     [
         0x3fefde23f9c69cf9,
-        0x3f70f6fe6095f837,
-        0x3bfb49840f4a44bd,
-        0xb897908e155ec423,
+        0x3f70f6fe60940000,
+        0x3d3f8371b4984000,
+        0x3a6e948979437b8f,
     ], // j = 68
     [
         0x3fefdda50a112584,
-        0x3f7136ba2999271a,
-        0xbc1fe3d8928c7f39,
-        0xb8afa642be8497b0,
+        0x3f7136ba29980000,
+        0x3d3271980709e000,
+        0xba928c7f393f4c85,
     ], // j = 69
     [
         0x3fefdd261e4ed9c2,
-        0x3f717674f4c0deb8,
-        0x3c1f042e30609769,
-        0xb8a522517013c691,
+        0x3f717674f4c00000,
+        0x3d2bd70f82172000,
+        0xba8f3ed12e548946,
     ], // j = 70
     [
         0x3fefdca7367f8a82,
-        0x3f71b62ec21504e3,
-        0x3c0fec7a7bc85580,
-        0x38784964325964c2,
+        0x3f71b62ec2140000,
+        0x3d304e33fd8f5000,
+        0xba60dea9ffcf6d38,
     ], // j = 71
     [
         0x3fefdc2852a30896,
-        0x3f71f5e7919d7f02,
-        0x3c1d416b0ae55511,
-        0x38ba2a77ee538d20,
+        0x3f71f5e7919c0000,
+        0x3d37f027505ac000,
+        0x3a85caaa22d153bf,
     ], // j = 72
     [
         0x3fefdba972b924d2,
-        0x3f72359f63623299,
-        0xbc12700b67b00adb,
-        0xb8b830a36c07701a,
+        0x3f72359f63640000,
+        0xbd3cd6749c02e000,
+        0x3a984ff5249f3d72,
     ], // j = 73
     [
         0x3fefdb2a96c1b00c,
-        0x3f727556376b0543,
-        0xbc1fa107bfd1df36,
-        0x38b8911768cf4f9c,
+        0x3f727556376c0000,
+        0xbd2f57afd083e000,
+        0x3a27106531222ed2,
     ], // j = 74
     [
         0x3fefdaabbebc7b20,
-        0x3f72b50c0dbfdab4,
-        0xbc0713d96ba527b9,
-        0x38a923777641e525,
+        0x3f72b50c0dc00000,
+        0xbd02a61713d98000,
+        0x3a845ad847648dde,
     ], // j = 75
     [
         0x3fefda2ceaa956e9,
-        0x3f72f4c0e668983c,
-        0x3bf17b8929287a9b,
-        0xb89af90dee07cf84,
+        0x3f72f4c0e6680000,
+        0x3d2307822f712000,
+        0x3a84943d4d4a0de4,
     ], // j = 76
     [
         0x3fefd9ae1a881448,
-        0x3f733474c16d2142,
-        0xbbe91cdd9d2f1a10,
-        0x388ce4f8907a23a2,
+        0x3f733474c16c0000,
+        0x3d32141f37191000,
+        0x3a88b4397c1ce4f9,
     ], // j = 77
     [
         0x3fefd92f4e58841f,
-        0x3f7374279ed559c6,
-        0x3c126240cf3106b0,
-        0xb8828d46f9949889,
+        0x3f7374279ed40000,
+        0x3d359c6498903000,
+        0x3a8e620d5fed72b9,
     ], // j = 78
     [
         0x3fefd8b0861a7755,
-        0x3f73b3d97ea92462,
-        0xbc1df40f6de94070,
-        0xb8b78fb509c6b2fc,
+        0x3f73b3d97ea80000,
+        0x3d32461882fc2000,
+        0x3a9216bf8fa1c12c,
     ], // j = 79
     [
         0x3fefd831c1cdbed1,
-        0x3f73f38a60f064c7,
-        0xbc116c36c8b6bf9d,
-        0x38b62219350e863d,
+        0x3f73f38a60f00000,
+        0x3d1931ae93c94000,
+        0xba816d7f394eef36,
     ], // j = 80
     [
         0x3fefd7b301722b81,
-        0x3f74333a45b2fc3f,
-        0x3bf927aef90953b6,
-        0xb85114776882bb42,
+        0x3f74333a45b40000,
+        0xbd303c0e6d851000,
+        0xba5bdab128111477,
     ], // j = 81
     [
         0x3fefd73445078e52,
-        0x3f7472e92cf8cdaf,
-        0xbbf3d3a89e19bea7,
-        0x38863cacdd5aab0a,
+        0x3f7472e92cf80000,
+        0x3d29b5dd858ae000,
+        0x3a987990564b1e56,
     ], // j = 82
     [
         0x3fefd6b58c8db835,
-        0x3f74b29716c9bb12,
-        0x3c16b7561b5a7a93,
-        0x38a81e1c3f89dbe1,
+        0x3f74b29716c80000,
+        0x3d3bb125add58000,
+        0x3a9b5a7a93303c38,
     ], // j = 83
     [
         0x3fefd636d8047a20,
-        0x3f74f244032da4fd,
-        0xbc17575cedd94dd6,
-        0x38bc745521fdc16e,
+        0x3f74f244032c0000,
+        0x3d3a4fca2a28c000,
+        0x3a9226b22a71d155,
     ], // j = 84
     [
         0x3fefd5b8276ba509,
-        0x3f7531eff22c6d1b,
-        0x3c0e52aa64f6d371,
-        0x38ab0dcf5449eca4,
+        0x3f7531eff22c0000,
+        0x3d1b46cf29554000,
+        0xba8b092c8e93c8c3,
     ], // j = 85
     [
         0x3fefd5397ac309eb,
-        0x3f75719ae3cdf3b3,
-        0xbc1e157c49ce9b4a,
-        0x38b1737360b1f333,
+        0x3f75719ae3cc0000,
+        0x3d3f3b287aa0f000,
+        0xba839d3693746465,
     ], // j = 86
     [
         0x3fefd4bad20a79c2,
-        0x3f75b144d81a19a0,
-        0x3c14fa445d4e455f,
-        0xb8b8fe2ff0afa96a,
+        0x3f75b144d81c0000,
+        0xbd3e65fac16ef000,
+        0x3a9d4e455e9c0740,
     ], // j = 87
     [
         0x3fefd43c2d41c590,
-        0x3f75f0edcf18bdd8,
-        0x3c1bb9ce1abdb60f,
-        0xb8a8f92c369b882d,
+        0x3f75f0edcf180000,
+        0x3d27bb0ddce70000,
+        0x3a9abdb60ece0da8,
     ], // j = 88
     [
         0x3fefd3bd8c68be57,
-        0x3f763095c8d1c069,
-        0xbc19ac81517754b4,
-        0x3887a5d0c6524e09,
+        0x3f763095c8d00000,
+        0x3d3c068994dfb000,
+        0xba917754b3f42d18,
     ], // j = 89
     [
         0x3fefd33eef7f351d,
-        0x3f76703cc54d0076,
-        0xbc10cf3ccfbf5122,
-        0x38a6cc9b45188797,
+        0x3f76703cc54c0000,
+        0x3d30075bcc30d000,
+        0xba8f7ea243a4cd93,
     ], // j = 90
     [
         0x3fefd2c05684faeb,
-        0x3f76afe2c4925cbc,
-        0x3c1fefe38c54dbdc,
-        0x38a7ca22b5c5e118,
+        0x3f76afe2c4940000,
+        0xbd3a343804072000,
+        0x3a88a9b7b85f288b,
     ], // j = 91
 ];

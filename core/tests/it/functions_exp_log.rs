@@ -839,20 +839,32 @@ fn ln_dd_tables_against_mpfr() {
             let want_r = recip(j).to_f64();
             assert_eq!(row[0].to_bits(), want_r.to_bits(), "r for j = {j}");
             let want = -Float::with_val(prec, Float::with_val(prec, row[0]).ln_ref());
+            // Quantised terms (ln_dd.rs, step 5): t₀ the nearest multiple of 2^−42, t₁ the
+            // nearest multiple of 2^−84 of the rest, t₂ the rest of that to nearest.
             let mut rest = want.clone();
-            for (i, &t) in row[1..].iter().enumerate() {
-                let nearest = rest.to_f64();
-                assert!(
-                    t.to_bits() == nearest.to_bits() || (t == 0.0 && nearest == 0.0),
-                    "term {i} of -ln r, j = {j}: {t:e} against {nearest:e}"
+            for (i, q) in [(0usize, 42i32), (1, 84)] {
+                let scaled = Float::with_val(prec, &rest << q);
+                let nearest = Float::with_val(prec, scaled.round_ref()) >> q;
+                let t = row[1 + i];
+                assert_eq!(
+                    Float::with_val(prec, t),
+                    nearest,
+                    "term {i} of -ln r, j = {j}: {t:e}"
+                );
+                assert_eq!(
+                    Float::with_val(prec, Float::with_val(prec, t) << q).fract(),
+                    0,
+                    "j = {j}"
                 );
                 rest -= t;
             }
+            let t2 = row[3];
+            assert!(t2 == rest.to_f64(), "term 2, j = {j}: {t2:e}");
+            assert!(t2.abs() <= 2f64.powi(-85), "j = {j}");
+            rest -= t2;
             let err = rest.to_f64().abs();
-            assert!(
-                err <= 1.01 * u * u * u * want.to_f64().abs(),
-                "j = {j}: tail {err:e}"
-            );
+            assert!(err <= 2f64.powi(-138), "j = {j}: tail {err:e}");
+            let _ = u;
             if want_r == 1.0 {
                 assert!(row[1..].iter().all(|&t| t == 0.0), "j = {j}");
             }

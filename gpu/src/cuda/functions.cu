@@ -583,8 +583,8 @@ template <int M> __device__ __noinline__ bool el_ln_newton(const X<M> &x, X<M> &
 
 // ln at f64 M = 2 by two reciprocal-table steps and a short series (ln_dd.rs, module doc):
 // t = x 2^-k, v1 = t r1 - 1 and v2 = (1 + v1) r2 - 1 from exact pieces, ln(1 + v2) by three
-// FMAs and seven double-word operations (Estrin), then K C_i + T1 + T2 + P rounded once. FD_LN_R1 and
-// FD_LN_R2: four f64 per row (r, then -ln r in three terms). False only for a table index
+// FMAs and seven double-word operations (Estrin), then K C_i + T1 + T2 + P summed (step 5). FD_LN_R1
+// and FD_LN_R2: four f64 per row (r, then -ln r in three quantised terms). False only for a table index
 // outside the proven range (an argument that is not an ulp-nonoverlapping double-word).
 template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out) {
     double x0 = (double)x.t[0], x1 = (double)x.t[1];
@@ -629,12 +629,19 @@ template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out)
     X<M> qv = ac_add<M>(lin, ac_mul<M>(s2, av));
     X<M> w = ac_mul<M>(s2, qv);
     X<M> pv = ac_add<M>(v, w);
+    // Step 5 (ln_dd.rs): A and B exact (quantised tables), three 2Sums, two Fast2Sums.
     double kt = (double)(k - s);
-    T list[11] = {
-        kt * t_of_bits((u64)FT_LN2_CHUNKS[0]), d_of_bits(row1[1]), kt * t_of_bits((u64)FT_LN2_CHUNKS[1]),
-        d_of_bits(row2[1]), pv.t[0], d_of_bits(row1[2]), kt * t_of_bits((u64)FT_LN2_CHUNKS[2]),
-        d_of_bits(row2[2]), pv.t[1], d_of_bits(row1[3]), d_of_bits(row2[3])};
-    out = fn_round_sum<M>(list, 11);
+    double big = kt * t_of_bits((u64)FT_LN2_CHUNKS[0]) + d_of_bits(row1[1]) + d_of_bits(row2[1]);
+    double mid = kt * t_of_bits((u64)FT_LN2_CHUNKS[1]) + d_of_bits(row1[2]) + d_of_bits(row2[2]);
+    double small = (kt * t_of_bits((u64)FT_LN2_CHUNKS[2]) + d_of_bits(row1[3])) + d_of_bits(row2[3]);
+    T g1, ge1, g2, ge2, w1, we1, w2, we2, h0, l0;
+    two_sum(big, pv.t[0], g1, ge1);
+    two_sum(g1, mid, g2, ge2);
+    two_sum(ge1, ge2, w1, we1);
+    two_sum(w1, pv.t[1], w2, we2);
+    T rest = we2 + (we1 + small);
+    fast_two_sum(g2, w2, h0, l0);
+    fast_two_sum(h0, l0 + rest, out.t[0], out.t[1]);
     return true;
 }
 
