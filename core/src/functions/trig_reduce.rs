@@ -189,35 +189,25 @@ pub(crate) fn reduce_cw<T: FloatTerm, const N: usize>(
     }
     let w = p as i32 - b;
     let qt = T::from_f64(q);
-    if N == 2 && p == 53 {
+    let r: Expansion<T, N> = if N == 2 && p == 53 {
         // f64 N = 2: the exact sum by three 2Sums and a three-operation tail (module doc,
         // "f64 N = 2"), within 3.0001u² ≤ ρ₂.
-        let r = sum_cw_dd(x.terms()[0], x.terms()[1], qt);
-        let r0 = r.hi().to_f64().abs();
-        if !(r0 <= CW_R_HI && r0 >= <f64 as FloatTerm>::ldexp(1.0, -c)) {
-            return None;
-        }
-        return Some(((q as i64).rem_euclid(4) as u32, r));
-    }
-    // The terms by decreasing weight (x_i ~ 2^{−pi}, q·C_j ~ 2^{−wj} relative to |x|).
-    let mut buf = [T::ZERO; crate::expansion::MAX_TERMS + CW_M_MAX];
-    let xt = x.terms();
-    let (mut i, mut j, mut len) = (0usize, 0usize, 0usize);
-    while i < N || j < m {
-        if i < N && (j >= m || (p as i32) * (i as i32) <= w * (j as i32)) {
-            buf[len] = xt[i];
-            i += 1;
-        } else {
-            buf[len] = -(qt * cw_chunk::<T>(j));
-            j += 1;
-        }
-        len += 1;
-    }
-    let r: Expansion<T, N> = if N == 2 && len == 6 {
-        crate::functions::fast2::round_sum_list::<T, N, 6>([
-            buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
-        ])
+        sum_cw_dd(x.terms()[0], x.terms()[1], qt)
     } else {
+        // The terms by decreasing weight (x_i ~ 2^{−pi}, q·C_j ~ 2^{−wj} relative to |x|).
+        let mut buf = [T::ZERO; crate::expansion::MAX_TERMS + CW_M_MAX];
+        let xt = x.terms();
+        let (mut i, mut j, mut len) = (0usize, 0usize, 0usize);
+        while i < N || j < m {
+            if i < N && (j >= m || (p as i32) * (i as i32) <= w * (j as i32)) {
+                buf[len] = xt[i];
+                i += 1;
+            } else {
+                buf[len] = -(qt * cw_chunk::<T>(j));
+                j += 1;
+            }
+            len += 1;
+        }
         crate::functions::fast2::round_sum(&buf[..len])
     };
     let r0 = r.hi().to_f64().abs();

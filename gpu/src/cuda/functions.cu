@@ -1119,6 +1119,7 @@ template <int M> __device__ __forceinline__ bool tr_reduce_cw(const X<M> &x, uns
     }
     const int w = T_PREC - b;
     T qt = (T)q;
+    X<M> rr;
     if constexpr (M == 2 && T_PREC == 53) {
         // f64 M = 2 (trig_reduce.rs `sum_cw_dd`): three 2Sums and a three-operation tail.
         T a = x.t[0] - qt * t_of_bits((u64)FT_CW_PIO2[0]);
@@ -1127,28 +1128,22 @@ template <int M> __device__ __forceinline__ bool tr_reduce_cw(const X<M> &x, uns
         two_sum(x.t[1], -(qt * t_of_bits((u64)FT_CW_PIO2[2])), cc, gamma);
         two_sum(bb, cc, d, delta);
         T e = delta + (beta + (gamma - qt * t_of_bits((u64)FT_CW_PIO2[3])));
-        X<M> rr;
         fast_two_sum(d, e, rr.t[0], rr.t[1]);
-        double r0 = d_abs((double)rr.t[0]);
-        if (!(r0 <= d_of_bits(FD_CW_R_HI) && r0 >= d_pow2(-c))) return false;
-        long long qi = (long long)q;
-        kq = (unsigned)(((qi % 4) + 4) % 4);
-        r = rr;
-        return true;
-    }
-    T buf[M + FN_CW_M_MAX];
-    int i = 0, j = 0, len = 0;
-    while (i < M || j < m) {
-        if (i < M && (j >= m || T_PREC * i <= w * j)) {
-            buf[len] = x.t[i];
-            ++i;
-        } else {
-            buf[len] = -(qt * t_of_bits((u64)FT_CW_PIO2[j]));
-            ++j;
+    } else {
+        T buf[M + FN_CW_M_MAX];
+        int i = 0, j = 0, len = 0;
+        while (i < M || j < m) {
+            if (i < M && (j >= m || T_PREC * i <= w * j)) {
+                buf[len] = x.t[i];
+                ++i;
+            } else {
+                buf[len] = -(qt * t_of_bits((u64)FT_CW_PIO2[j]));
+                ++j;
+            }
+            ++len;
         }
-        ++len;
+        rr = fn_round_sum<M>(buf, len);
     }
-    X<M> rr = fn_round_sum<M>(buf, len);
     double r0 = d_abs((double)rr.t[0]);
     if (!(r0 <= d_of_bits(FD_CW_R_HI) && r0 >= d_pow2(-c))) return false;
     long long qi = (long long)q;
