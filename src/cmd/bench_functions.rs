@@ -231,6 +231,31 @@ fn best_interleaved(budget: f64, jobs: &mut [(usize, &mut dyn FnMut())]) -> Vec<
     best
 }
 
+/// (per call, batched, MPFR) ns of one row: [`best_interleaved`] over the two expansion
+/// closures (`per_call` makes `calls` calls, `batch` [`BATCH_LEN`]) and `f` in MPFR on `mp`.
+fn time_sides(
+    budget: f64,
+    calls: usize,
+    per_call: &mut dyn FnMut(),
+    batch: &mut dyn FnMut(),
+    (f, mp, out): (Unary, &[Float], &mut Float),
+) -> (f64, f64, f64) {
+    let t = best_interleaved(
+        budget,
+        &mut [
+            (calls, per_call),
+            (BATCH_LEN, batch),
+            (mp.len(), &mut || {
+                for x in mp {
+                    mpfr_apply(f, black_box(x), out);
+                    black_box(&*out);
+                }
+            }),
+        ],
+    );
+    (t[0], t[1], t[2])
+}
+
 /// The exact value of an expansion's terms, rounded to `bits` (MPFR's argument).
 fn mpfr_value(terms: &[f64], bits: u32) -> Float {
     let mut v = Float::with_val(bits + 1200, 0);
@@ -258,27 +283,20 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
             .collect();
         let mut out = vec![0.0f64; flat.len()];
         let mp_args: Vec<Float> = xs.iter().map(|x| mpfr_value(&x[..n], bits)).collect();
-        let t = best_interleaved(
+        time_sides(
             budget,
-            &mut [
-                (xs.len(), &mut || {
-                    for x in &xs {
-                        black_box(eval_unary_f64(f, n, black_box(x)));
-                    }
-                }),
-                (BATCH_LEN, &mut || {
-                    eval_unary_batch_f64(f, n, black_box(&flat), &mut out);
-                    black_box(&out);
-                }),
-                (mp_args.len(), &mut || {
-                    for x in &mp_args {
-                        mpfr_apply(f, black_box(x), &mut out_mp);
-                        black_box(&out_mp);
-                    }
-                }),
-            ],
-        );
-        (t[0], t[1], t[2])
+            xs.len(),
+            &mut || {
+                for x in &xs {
+                    black_box(eval_unary_f64(f, n, black_box(x)));
+                }
+            },
+            &mut || {
+                eval_unary_batch_f64(f, n, black_box(&flat), &mut out);
+                black_box(&out);
+            },
+            (f, &mp_args, &mut out_mp),
+        )
     } else {
         let xs: Vec<[f32; MAX_TERMS]> = args
             .iter()
@@ -303,27 +321,20 @@ fn measure(f: Unary, term: &'static str, n: usize, budget: f64) -> Row {
                 mpfr_value(&t, bits)
             })
             .collect();
-        let t = best_interleaved(
+        time_sides(
             budget,
-            &mut [
-                (xs.len(), &mut || {
-                    for x in &xs {
-                        black_box(eval_unary_f32(f, n, black_box(x)));
-                    }
-                }),
-                (BATCH_LEN, &mut || {
-                    eval_unary_batch_f32(f, n, black_box(&flat), &mut out);
-                    black_box(&out);
-                }),
-                (mp_args.len(), &mut || {
-                    for x in &mp_args {
-                        mpfr_apply(f, black_box(x), &mut out_mp);
-                        black_box(&out_mp);
-                    }
-                }),
-            ],
-        );
-        (t[0], t[1], t[2])
+            xs.len(),
+            &mut || {
+                for x in &xs {
+                    black_box(eval_unary_f32(f, n, black_box(x)));
+                }
+            },
+            &mut || {
+                eval_unary_batch_f32(f, n, black_box(&flat), &mut out);
+                black_box(&out);
+            },
+            (f, &mp_args, &mut out_mp),
+        )
     };
     Row {
         function: f.name(),
