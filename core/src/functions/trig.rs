@@ -723,13 +723,13 @@ fn atan_table_bound<T: FloatTerm>(n: usize) -> f64 {
 /// (module doc, "atan of a reciprocal at N = 2": A_T with ν = ρ₂ and κ_d = δ_add, no
 /// quotient, then π/2 − as in ratio).
 fn atan_bound<T: FloatTerm>(n: usize) -> f64 {
-    let old = ratio_bound::<T>(n, 0.0);
+    let divided = ratio_bound::<T>(n, 0.0);
     if n != 2 {
-        return old;
+        return divided;
     }
     let o = ops::<T>(n);
     let recip = atan_table_bound_with::<T>(n, bounds::round_rel_bound::<T>(n), o.add);
-    old.max(cat(recip + 2.0 * o.pi, o.add))
+    divided.max(cat(recip + 2.0 * o.pi, o.add))
 }
 
 /// A_T for a reduced argument t̂ whose numerator carries ν (`num`) and denominator κ_d (`kd`)

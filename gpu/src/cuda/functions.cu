@@ -1531,7 +1531,7 @@ template <int M> __device__ __noinline__ X<M> tr_atan_unit_table(const X<M> &z) 
             if (x_is_zero(num)) return fn_row<M>(FT_ATAN_TAB + 8 * j);
         }
         X<M> d = ac_add_term<M>(ac_mul_term<M>(z, c), T(1));
-        t = M == 2 ? fn_div_newton<M>(num, d) : ac_div<M>(num, d);
+        t = fn_div_newton<M>(num, d);
     }
     return tr_atan_table_finish<M>(t, j);
 }
