@@ -1121,6 +1121,26 @@ fn tab_step_lanes<L: FnLane, const N: usize>(
     }
 }
 
+/// `trig::series_p_dd` on lanes: P = a − z·(b − Q), Q = z₀(c₁ − z₀(c₂ − z₀c₃)).
+#[inline(always)]
+fn series_p_dd_lanes<L: FnLane, const N: usize>(
+    z: &[L; N],
+    a: &E<L::Scalar, N>,
+    b: &E<L::Scalar, N>,
+    c: [f64; 3],
+) -> [L; N] {
+    let sc = |v: f64| L::splat(<L::Scalar as FloatTerm>::from_f64(v));
+    let z0 = z[0];
+    let inner = (-z0).mul_add(sc(c[2]), sc(c[1]));
+    let q = z0 * (-z0).mul_add(inner, sc(c[0]));
+    let (h, e) = fast_two_sum(L::splat(b.terms()[0]), -q);
+    let (ih, il) = fast_two_sum(h, L::splat(b.terms()[1]) + e);
+    let mut i = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+    i[0] = ih;
+    i[1] = il;
+    add(&splat_e(a), &neg_e(&mul(z, &i)))
+}
+
 /// sin and cos at N = 2 of up to `L::WIDTH` arguments: `trig::sin_table::quadrant_table`
 /// with the two series and the combination on lanes (both sin r and cos r in every lane,
 /// each by the scalar's operations, so the one the quadrant takes is the scalar's bit for
@@ -1171,15 +1191,32 @@ fn sin_cos_table_block<L: FnLane, const N: usize>(
     let (jsin, jcos, half) = st::sin_tab_plan(<L::Scalar as FloatTerm>::PRECISION);
     let s = load_e::<L, N>(&ss[..w]);
     let z = mul(&s, &s);
-    let mut t = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
-    for i in (0..jsin).rev() {
-        t = tab_step_lanes(&z, &t, &st::sin_coef::<L::Scalar, N>(i), i, half, false);
-    }
-    let sn = mul(&s, &t);
-    let mut cs = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
-    for i in (0..jcos).rev() {
-        cs = tab_step_lanes(&z, &cs, &st::cos_coef::<L::Scalar, N>(i), i, half, true);
-    }
+    let one = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
+    let (sn, cs) = if st::sin_dd_series_path(<L::Scalar as FloatTerm>::PRECISION) {
+        // f64: the fixed series (`st::sin_series_dd`, `st::cos_series_dd`).
+        let ps = series_p_dd_lanes(
+            &z,
+            &inv_fact::<L::Scalar, N>(3),
+            &inv_fact::<L::Scalar, N>(5),
+            st::SIN_DD_TAIL,
+        );
+        let half_e = E::<L::Scalar, N>::from_term(<L::Scalar as FloatTerm>::from_f64(0.5));
+        let pc = series_p_dd_lanes(&z, &half_e, &inv_fact::<L::Scalar, N>(4), st::COS_DD_TAIL);
+        (
+            add(&s, &neg_e(&mul(&mul(&s, &z), &ps))),
+            add(&one, &neg_e(&mul(&z, &pc))),
+        )
+    } else {
+        let mut t = one;
+        for i in (0..jsin).rev() {
+            t = tab_step_lanes(&z, &t, &st::sin_coef::<L::Scalar, N>(i), i, half, false);
+        }
+        let mut cs = one;
+        for i in (0..jcos).rev() {
+            cs = tab_step_lanes(&z, &cs, &st::cos_coef::<L::Scalar, N>(i), i, half, true);
+        }
+        (mul(&s, &t), cs)
+    };
     let sj = load_e::<L, N>(&sjs[..w]);
     let cj = load_e::<L, N>(&cjs[..w]);
     let sr = add(&mul(&sj, &cs), &mul(&cj, &sn));

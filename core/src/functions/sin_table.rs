@@ -1,6 +1,7 @@
 //! The table reduction of sin, cos and tan at N = 2 (both term types; derivation and bound in
 //! `trig.rs`, "Table reduction at N = 2"): [`sin_cos_table`] (sin r and cos r of the reduced
-//! argument from sin(j/256), cos(j/256) and short series of the remainder s = |r| − j/256),
+//! argument from sin(j/256), cos(j/256) and short series of the remainder s = |r| − j/256:
+//! at f64 the fixed series [`sin_series_dd`] and [`cos_series_dd`], at f32 Horner),
 //! its plan [`sin_tab_plan`] and its bound [`sin_cos_table_parts`]; and the tables it reads:
 //! sin(j/256) and cos(j/256) for j = 0..=201 as their first two greedy terms (double-word /
 //! float-float), and the cosine series' ratios 1/((2j+1)(2j+2)) for j = 0..7, bit patterns.
@@ -10,10 +11,11 @@
 //! 24 bits); the test `functions_trig::sin_table_against_mpfr` checks every entry against
 //! MPFR. Rows reach j = 201 = ⌊256·R_MAX⌋ (R_MAX = 0.785399 bounds the reduced argument).
 
-use super::{cat, ops, series_step, trunc_target};
+use super::{cat, ops, series_dd_bound, series_p_dd, series_step, trunc_target};
 use crate::eft::{fast_two_sum, two_sum};
 use crate::expansion::Expansion;
 use crate::float::FloatTerm;
+use crate::functions::constants::inv_fact;
 use crate::functions::constants::term_from_bits;
 use crate::functions::fast2;
 
@@ -122,6 +124,34 @@ fn tab_series<T: FloatTerm, const N: usize>(
     t
 }
 
+/// Whether the table path's series are the fixed ones of [`sin_series_dd`] and
+/// [`cos_series_dd`] (`trig.rs`, "Series at f64 N = 2"): f64 terms.
+#[inline(always)]
+pub(crate) fn sin_dd_series_path(p: u32) -> bool {
+    p == 53
+}
+
+/// (c₁, c₂, c₃) of the sine's fixed series: 1/7!, 1/9!, 1/11!.
+pub(crate) const SIN_DD_TAIL: [f64; 3] = [1.0 / 5040.0, 1.0 / 362880.0, 1.0 / 39916800.0];
+/// (c₁, c₂, c₃) of the cosine's fixed series: 1/6!, 1/8!, 1/10!.
+pub(crate) const COS_DD_TAIL: [f64; 3] = [1.0 / 720.0, 1.0 / 40320.0, 1.0 / 3628800.0];
+
+/// sin s at f64 N = 2 for |s| ≤ s_b, z = ŝ² (`trig.rs`, "Series at f64 N = 2"):
+/// s − (s·z)·(1/6 − z·(1/120 − Q)).
+#[inline(always)]
+pub(crate) fn sin_series_dd<T: FloatTerm, const N: usize>(s: &E<T, N>, z: &E<T, N>) -> E<T, N> {
+    let p = series_p_dd(z, &inv_fact::<T, N>(3), &inv_fact::<T, N>(5), SIN_DD_TAIL);
+    fast2::sub(s, &fast2::mul(&fast2::mul(s, z), &p))
+}
+
+/// cos s at f64 N = 2 for |s| ≤ s_b, z = ŝ²: 1 − z·(½ − z·(1/24 − Q)).
+#[inline(always)]
+pub(crate) fn cos_series_dd<T: FloatTerm, const N: usize>(z: &E<T, N>) -> E<T, N> {
+    let half = E::<T, N>::from_term(T::from_f64(0.5));
+    let p = series_p_dd(z, &half, &inv_fact::<T, N>(4), COS_DD_TAIL);
+    fast2::one_minus(&fast2::mul(z, &p))
+}
+
 /// The split of the table path: (negative, j, s) with s = |r| − j/K exactly (`trig.rs`, "Table
 /// reduction at N = 2"); s is `None` where it is zero (|r| = j/K: the table pair is the
 /// result).
@@ -168,15 +198,20 @@ pub(crate) fn sin_cos_table<T: FloatTerm, const N: usize>(
     let (js, jc, half) = sin_tab_plan(T::PRECISION);
     let z = fast2::sqr(&s);
     let zero = E::<T, N>::zero();
-    let ss = if j != 0 || want_sin {
+    let dd = sin_dd_series_path(T::PRECISION);
+    let ss = if !(j != 0 || want_sin) {
+        zero
+    } else if dd {
+        sin_series_dd(&s, &z)
+    } else {
         fast2::mul(&s, &tab_series(&z, sin_coef::<T, N>, js, half, false))
-    } else {
-        zero
     };
-    let cs = if j != 0 || want_cos {
-        tab_series(&z, cos_coef::<T, N>, jc, half, true)
-    } else {
+    let cs = if !(j != 0 || want_cos) {
         zero
+    } else if dd {
+        cos_series_dd(&z)
+    } else {
+        tab_series(&z, cos_coef::<T, N>, jc, half, true)
     };
     if j == 0 {
         return (sign(ss), cs);
@@ -271,11 +306,34 @@ pub(crate) fn sin_cos_table_parts<T: FloatTerm>(n: usize) -> (f64, f64) {
     let tau = trunc_target(p, n);
     let tr_s = tau.max(series_trunc(sb, js, false));
     let tr_c = tau.max(series_trunc(sb, jc, true));
-    let sig_s = cat(
-        cat(eta(js, &|j| ((2 * j + 2) * (2 * j + 3)) as f64), o.mul),
-        tr_s,
-    );
-    let sig_c = cat(eta(jc, &|j| ((2 * j + 1) * (2 * j + 2)) as f64), tr_c);
+    let (sig_s, sig_c) = if sin_dd_series_path(p) {
+        // f64: the fixed series (`trig.rs`, "Series at f64 N = 2"); Z ≤ s_b².
+        let z = sb * sb;
+        (
+            series_dd_bound(
+                z,
+                (1.0 / 6.0, 1.0 / 120.0, SIN_DD_TAIL[0]),
+                false,
+                true,
+                1.0 / 6227020800.0,
+            ),
+            series_dd_bound(
+                z,
+                (0.5, 1.0 / 24.0, COS_DD_TAIL[0]),
+                true,
+                false,
+                1.0 / 479001600.0,
+            ),
+        )
+    } else {
+        (
+            cat(
+                cat(eta(js, &|j| ((2 * j + 2) * (2 * j + 3)) as f64), o.mul),
+                tr_s,
+            ),
+            cat(eta(jc, &|j| ((2 * j + 1) * (2 * j + 2)) as f64), tr_c),
+        )
+    };
     // Products with the table pairs (α = u²(1 + u) = δ_c each).
     let a = cat(cat(o.coef, sig_c), o.mul);
     let b = cat(cat(o.coef, sig_s), o.mul);

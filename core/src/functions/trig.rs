@@ -102,7 +102,12 @@
 //!   (weights with s_b ≈ 2^−8: an error of the one-term t₃ reaches t₀ with ≤ q₀q₁q₂ ≤ 2^−60,
 //!   the half step's product error (≈ 4u relative on a product of size q₂ ≤ 2^−21.4) with
 //!   ≤ q₀q₁ ≤ 2^−38.9), H = 1 for f32. So ŝs = sin s(1 + σ_s), σ_s ≤ η₀ ⊕ δ_mul ⊕ τ, and ĉs = cos s(1 + σ_c),
-//!   σ_c ≤ η₀ ⊕ τ (η₀ of each recurrence, evaluated at s_b and J).
+//!   σ_c ≤ η₀ ⊕ τ (η₀ of each recurrence, evaluated at s_b and J). *f64*: both series are
+//!   instead the fixed ones of "Series at f64 N = 2" (under atan below; `sin_series_dd`,
+//!   `cos_series_dd`), with σ_s and σ_c their β_series (Z ≤ s_b²): three and two
+//!   double-word products instead of five and three (after the common z); the stated sin
+//!   and cos bound at f64 N = 2 falls from 31.4 to 25.4u², tan from 61.7 to 49.8u²; f32
+//!   keeps the recurrences.
 //! - *Table*: S_j, C_j = sin c, cos c as their two greedy terms (`SIN_TAB`, generated with
 //!   mpmath, checked against MPFR by `functions_trig::sin_table_against_mpfr`): relative
 //!   α = u²(1 + u) = δ_c each.
@@ -258,6 +263,42 @@
 //! fewer: atan f64 N = 2 392 → 262 ns per call with the division above (the same VM, `bench
 //! functions`).
 //!
+//! *Series at f64 N = 2* (`atan_series_dd`; `functions.cu` `tr_atan_series_dd`; replaces the
+//! Horner recurrence with R_j above there, f32 N = 2 keeps it; the same scheme gives sin s
+//! and cos s of the sine's table reduction, "Table reduction at N = 2" above). A series
+//! whose terms fall by a factor ≈ Z per step (Z = t̂² ≤ t_b² ≤ 2^−17.99 here; Z = s² ≤
+//! s_b² ≤ 2^−15.99 for sin and cos) needs double-word precision only in its first three
+//! coefficients: it is written 1 − Z·P (cos; t̂·(1 − Z·P) for atan and sin) with
+//! P = a − Z·I, I = b − Q, Q = Z(c₁ − Z(c₂ − Z·c₃)): atan (a, b, c₁, c₂, c₃) = (1/3, 1/5,
+//! 1/7, 1/9, 1/11), sin (1/3!, 1/5!, 1/7!, 1/9!, 1/11!), cos (1/2!, 1/4!, 1/6!, 1/8!,
+//! 1/10!): the series through Z⁵, remainder at most the Z⁶ term (alternating, decreasing),
+//! relatively τ ≤ Z⁶·d/(1 − Z·a) with d = 1/13, 1/13!, 1/12! (atan: 2^−111.7). Computed
+//! (`series_p_dd`, bound `series_dd_bound`):
+//! - ẑ = sqr(t̂) = Z(1 + δ_s), δ_s ≤ δ_mul; its leading term z₀ is within σ = u + δ_s
+//!   (relative, to first order) of Z.
+//! - Q̂ = RN(z₀·RN(fma(−z₀, RN(fma(−z₀, C₃, C₂)), C₁))), C_k = RN(c_k): the inner values are
+//!   within 2u·c₂ and 2u·c₁ (absolute; the constant's and the fma's roundings, Z ≪ 1) of
+//!   c₂ − Z·c₃ and c₁ − Z·c₂ + Z²c₃, so Q̂ is within (σ + 2u + u)·Q ≤ (4u + 2δ_s)Q, Q ≤ Z·c₁.
+//! - Î: (h, e) = Fast2Sum(b₀, −Q̂) (exact: |Q̂| < b₀; (b₀, b₁) the first two greedy terms of
+//!   b, within δ_c·b), ℓ = RN(b₁ + e) (|b₁|, |e| ≤ u·b: one rounding ≤ 2.01u²·b),
+//!   Î = Fast2Sum(h, ℓ) exactly: |Î − I| ≤ (4u + 2δ_s)Z·c₁ + 2.01u²·b + δ_c·b, relative ε_I
+//!   to I ≥ b − Z·c₁.
+//! - X = ẑ·Î (mul): ε_X = δ_s ⊕ ε_I ⊕ δ_mul relative to Z·I. P̂ = a_dd − X (sub; a_dd within
+//!   δ_c·a, exact for cos's ½): the exact difference of the operands is within
+//!   δ_c·a + Z·b·ε_X of P ≥ a − Z·b; relative to P that, then δ_add: η_P.
+//! - W = (t̂·ẑ)·P̂ (two muls; cos: ẑ·P̂, one): ε_W = δ_s ⊕ δ_mul ⊕ η_P ⊕ δ_mul (cos:
+//!   δ_s ⊕ η_P ⊕ δ_mul) relative to t̂·Z·P (Z·P). The result t̂ − W (sub; cos: 1 − W): the
+//!   exact difference is t̂(1 − ZP) − t̂ZP·ε_W, relative error ε_W·Z·a/(1 − Z·a) (atan:
+//!   ≤ 2^−19.6·ε_W), then δ_add.
+//!
+//! So β_series = (ε_W·Z·a/(1 − Z·a)) ⊕ δ_add ⊕ τ (evaluated at the largest Z), about
+//! δ_add + 0.02u² for atan: every error before the last subtraction is damped by Z·a or
+//! more. For atan it replaces η₀ ⊕ δ_mul ⊕ τ in β = θ ⊕ β_series (the Horner recurrence
+//! ended in a sum and a product, δ_add ⊕ δ_mul): four double-word products and two sums
+//! instead of eight products and three sums; the stated bounds at f64 N = 2 fall from 44.6
+//! to 38.7u² (atan), 51.6 → 45.8 (atan2), 54.7 → 48.8 (asin), 61.7 → 55.9 (acos). For sin
+//! and cos it replaces the two Horner recurrences' σ_s and σ_c (`sin_cos_table_parts`).
+
 //! `atan_ratio(a, b)` for a, b ≥ 0, b or a non-zero: atan(a/b) if a ≤ b, else
 //! π/2 − atan(b/a). The quotient's relative error δ_q (δ_div plus any error of a or b)
 //! passes through atan with factor ≤ 1 + 3δ_q (above). In the second branch the subtracted
@@ -748,6 +789,13 @@ fn atan_table_bound_with<T: FloatTerm>(n: usize, num: f64, kd: f64) -> f64 {
         // Series, table and sum in fixed point: its own derivation (`atan_fixed.rs`).
         return super::atan_fixed::atan_fixed_bound(n, theta);
     }
+    if atan_dd_series_path::<T>(n) {
+        // f64 N = 2: the fixed series' own β (module doc, "Series at f64 N = 2").
+        let beta = cat(theta, atan_series_dd_bound());
+        let m = 2.0001;
+        let sum = o.coef.max(beta).max(m * o.coef + (m - 1.0) * beta);
+        return cat(sum, o.add);
+    }
     let tb = atan_tab_t_bound();
     let eta = if n == 2 {
         let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
@@ -1141,6 +1189,16 @@ fn atan_table_finish<T: FloatTerm, const N: usize>(
         }
         debug_assert!(false, "atan: |t| above the fixed-point path's bound");
     }
+    if atan_dd_series_path::<T>(N) {
+        // f64 N = 2: the fixed series t − (t·s)·(1/3 − s·(1/5 − Q)) (module doc, "Series at
+        // f64 N = 2").
+        let b = atan_series_dd(&t);
+        return if j == 0 {
+            b
+        } else {
+            fast2::add(&atan_tab(j), &b)
+        };
+    }
     let margin = 1.0 + 1.0 / (1u64 << 20) as f64;
     let t_est = t.hi().to_f64().abs() * margin * margin;
     let j_max = atan_tab_steps(T::PRECISION, N);
@@ -1166,6 +1224,101 @@ fn atan_table_finish<T: FloatTerm, const N: usize>(
     } else {
         fast2::add(&atan_tab(j), &b)
     }
+}
+
+/// Whether the table path's series of (T, N) is [`atan_series_dd`]: f64 N = 2.
+pub(crate) fn atan_dd_series_path<T: FloatTerm>(n: usize) -> bool {
+    T::PRECISION == 53 && n == 2
+}
+
+/// P = a − z·(b − Q), Q = z₀(c₁ − z₀(c₂ − z₀c₃)) at f64 N = 2, the shared core of the fixed
+/// series of atan, sin and cos (module doc, "Series at f64 N = 2"): Q in IEEE arithmetic
+/// (z₀ the leading term of z), b − Q by two exact Fast2Sums around one rounding (|Q| < b₀),
+/// then one double-word product and sum. `c` = (c₁, c₂, c₃) as f64 (rounded to nearest).
+#[inline(always)]
+pub(crate) fn series_p_dd<T: FloatTerm, const N: usize>(
+    z: &Expansion<T, N>,
+    a: &Expansion<T, N>,
+    b: &Expansion<T, N>,
+    c: [f64; 3],
+) -> Expansion<T, N> {
+    let z0 = z.hi();
+    let inner = (-z0).mul_add(T::from_f64(c[2]), T::from_f64(c[1]));
+    let q = z0 * (-z0).mul_add(inner, T::from_f64(c[0]));
+    let (h, e) = crate::eft::fast_two_sum(b.terms()[0], -q);
+    let (ih, il) = crate::eft::fast_two_sum(h, b.terms()[1] + e);
+    let mut iv = [T::ZERO; N];
+    iv[0] = ih;
+    iv[1] = il;
+    let i = Expansion::<T, N>::from_normalized(iv);
+    fast2::sub(a, &fast2::mul(z, &i))
+}
+
+/// Relative error of a fixed series of [`series_p_dd`] at f64 N = 2 (module doc, "Series at
+/// f64 N = 2"), for Z ≤ `z_max` (the exact square of the reduced argument): `a`, `b`, `c1`
+/// the values of the coefficients a, b, c₁; `a_exact` when a is exact (cos: ½); `odd`: the
+/// result is t − (t·ẑ)·P̂ (atan, sin), else 1 − ẑ·P̂ (cos); `next` the coefficient of the
+/// first omitted term Z⁶ of the series (relative to its value; alternating, decreasing).
+pub(crate) fn series_dd_bound(
+    z_max: f64,
+    (a, b, c1): (f64, f64, f64),
+    a_exact: bool,
+    odd: bool,
+    next: f64,
+) -> f64 {
+    let o = ops::<f64>(2);
+    let u = f64::EPSILON / 2.0;
+    let z = z_max;
+    // ẑ = Z(1 + δ_s); z₀ within u(1 + δ_s) + δ_s of Z.
+    let ds = o.mul;
+    // Q̂ within (4u + 2δ_s)·Q, Q ≤ Z·c₁; the rounding of ℓ (|ℓ| ≤ 2u·b) ≤ 2.01u²·b; b_dd
+    // within δ_c·b; I ≥ b − Z·c₁.
+    let q_abs = (4.0 * u + 2.0 * ds) * 1.0001 * z * c1;
+    let i_abs = q_abs + 2.01 * u * u * b + o.coef * b;
+    let eps_i = i_abs / (b - z * c1);
+    // X = ẑ·Î; P̂ = a_dd − X with P ≥ a − Z·b.
+    let eps_x = cat(cat(ds, eps_i), o.mul);
+    let a_err = if a_exact { 0.0 } else { o.coef * a };
+    let eta_p = cat((a_err + z * b * eps_x) / (a - z * b), o.add);
+    // W = (t̂·ẑ)·P̂ (odd) or ẑ·P̂ (even), relative to its exact value; its weight in the final
+    // difference ≤ Z·a/(1 − Z·a).
+    let eps_w = if odd {
+        cat(cat(cat(ds, o.mul), eta_p), o.mul)
+    } else {
+        cat(cat(ds, eta_p), o.mul)
+    };
+    let weight = z * a / (1.0 - z * a);
+    let tau = z.powi(6) * next / (1.0 - z * a);
+    cat(cat(weight * eps_w, o.add), tau)
+}
+
+/// atan t̂ for |t̂| ≤ t_b at f64 N = 2 (module doc, "Series at f64 N = 2"): s = t̂²,
+/// P = 1/3 − s·(1/5 − s₀(1/7 − s₀(1/9 − s₀/11))) ([`series_p_dd`]), result t̂ − (t̂·s)·P:
+/// four double-word products and two sums instead of the Horner recurrence's eight products
+/// and three sums.
+fn atan_series_dd<T: FloatTerm, const N: usize>(t: &Expansion<T, N>) -> Expansion<T, N> {
+    let s = fast2::sqr(t);
+    let p = series_p_dd(
+        &s,
+        &atan_inv_odd::<T, N>(1),
+        &atan_inv_odd::<T, N>(2),
+        [1.0 / 7.0, 1.0 / 9.0, 1.0 / 11.0],
+    );
+    let w = fast2::mul(&fast2::mul(t, &s), &p);
+    fast2::sub(t, &w)
+}
+
+/// β_series of [`atan_series_dd`] (module doc, "Series at f64 N = 2"): the relative error of
+/// the computed atan t̂ against the exact atan t̂, truncation included.
+fn atan_series_dd_bound() -> f64 {
+    let tb = atan_tab_t_bound();
+    series_dd_bound(
+        tb * tb,
+        (1.0 / 3.0, 1.0 / 5.0, 1.0 / 7.0),
+        false,
+        true,
+        1.0 / 13.0,
+    )
 }
 
 /// Below this |x₁| the reciprocal path [`atan_recip_table`] is not taken (f64 2^−960, f32

@@ -1283,6 +1283,20 @@ template <int M> __device__ __forceinline__ X<M> tr_cos_from_sin(const X<M> &s) 
     return ac_sqrt<M>(ac_sub<M>(x_one<M>(), ac_sqr<M>(s)));
 }
 
+// P = a - z (b - Q), Q = z0 (c1 - z0 (c2 - z0 c3)) at f64 M = 2 (trig.rs `series_p_dd`, module
+// doc "Series at f64 N = 2"): the shared core of the fixed series of atan, sin and cos. Q in
+// IEEE arithmetic, b - Q by two exact Fast2Sums around one rounding, one product and one sum.
+template <int M> __device__ __forceinline__ X<M> fn_series_p_dd(const X<M> &z, const X<M> &a, const X<M> &b, double c1, double c2, double c3) {
+    T z0 = z.t[0];
+    T inner = fma(-z0, T(c3), T(c2));
+    T q = z0 * fma(-z0, inner, T(c1));
+    T h, e;
+    fast_two_sum(b.t[0], -q, h, e);
+    X<M> i = x_zero<M>();
+    fast_two_sum(h, b.t[1] + e, i.t[0], i.t[1]);
+    return ac_sub<M>(a, ac_mul<M>(z, i));
+}
+
 // Horner t_J = 1, t_j = 1 - z t_{j+1} c_j of the N = 2 table path (sin_table.rs `tab_series`):
 // steps j < H at two terms, j = H an IEEE product and an exact subtraction, j > H one term;
 // for the cosine (cos) step 0 multiplies by 1/2 exactly. Coefficient j: row j of `table`
@@ -1332,8 +1346,20 @@ template <int M> __device__ __noinline__ void tr_sin_cos_table(const X<M> &r, bo
     const int js = FP_SIN_TAB[1], jc = FP_SIN_TAB[2], half = FP_SIN_TAB[3];
     X<M> z = ac_sqr<M>(s);
     X<M> ss = x_zero<M>(), cs = x_zero<M>();
-    if (j != 0 || want_sin) ss = ac_mul<M>(s, tr_tab_series<M>(z, FT_SIN_DEN_INV, 12, js, half, false));
-    if (j != 0 || want_cos) cs = tr_tab_series<M>(z, FT_COS_DEN_INV, 2, jc, half, true);
+    if constexpr (T_PREC == 53) {
+        // f64: the fixed series (sin_table.rs `sin_series_dd`, `cos_series_dd`).
+        if (j != 0 || want_sin) {
+            X<M> p = fn_series_p_dd<M>(z, fn_inv_fact<M>(3), fn_inv_fact<M>(5), 1.0 / 5040.0, 1.0 / 362880.0, 1.0 / 39916800.0);
+            ss = ac_sub<M>(s, ac_mul<M>(ac_mul<M>(s, z), p));
+        }
+        if (j != 0 || want_cos) {
+            X<M> p = fn_series_p_dd<M>(z, x_from<M>(T(0.5)), fn_inv_fact<M>(4), 1.0 / 720.0, 1.0 / 40320.0, 1.0 / 3628800.0);
+            cs = ac_sub<M>(x_one<M>(), ac_mul<M>(z, p));
+        }
+    } else {
+        if (j != 0 || want_sin) ss = ac_mul<M>(s, tr_tab_series<M>(z, FT_SIN_DEN_INV, 12, js, half, false));
+        if (j != 0 || want_cos) cs = tr_tab_series<M>(z, FT_COS_DEN_INV, 2, jc, half, true);
+    }
     if (j == 0) {
         sr = negative ? x_neg(ss) : ss;
         cr = cs;
@@ -1444,6 +1470,14 @@ template <int M> __device__ __noinline__ X<M> fn_div_newton(const X<M> &n, const
     return ac_div<M>(n, d);
 }
 
+// atan t for |t| <= t_b at f64 M = 2 (trig.rs `atan_series_dd`, module doc "Series at f64
+// N = 2"): s = t^2, P = 1/3 - s (1/5 - s0 (1/7 - s0 (1/9 - s0/11))), result t - (t s) P.
+template <int M> __device__ X<M> tr_atan_series_dd(const X<M> &t) {
+    X<M> s = ac_sqr<M>(t);
+    X<M> p = fn_series_p_dd<M>(s, fn_row<M>(FT_ATAN_INV_ODD + 8 * 1), fn_row<M>(FT_ATAN_INV_ODD + 8 * 2), 1.0 / 7.0, 1.0 / 9.0, 1.0 / 11.0);
+    return ac_sub<M>(t, ac_mul<M>(ac_mul<M>(t, s), p));
+}
+
 // atan c_j + atan t from the reduced argument of the table path (trig.rs `atan_table_finish`:
 // the series, the table value and the sum; j = 0: the series alone).
 template <int M> __device__ __noinline__ X<M> tr_atan_table_finish(const X<M> &t, int j) {
@@ -1451,6 +1485,12 @@ template <int M> __device__ __noinline__ X<M> tr_atan_table_finish(const X<M> &t
         // f64 M >= 3: series, table and sum in fixed point (functions_atan_fixed.cu).
         X<M> y;
         if (fx_atan_finish<M>(t, j, y)) return y;
+    }
+    if constexpr (T_PREC == 53 && M == 2) {
+        // f64 M = 2: the fixed series (trig.rs `atan_series_dd`).
+        X<M> b = tr_atan_series_dd<M>(t);
+        if (j == 0) return b;
+        return ac_add<M>(fn_row<M>(FT_ATAN_TAB + 8 * j), b);
     }
     double margin = 1.0 + 1.0 / (double)(1u << 20);
     double t_est = d_abs(fn_hi(t)) * margin * margin;
