@@ -544,6 +544,35 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
     select_e(zero, rp, &m)
 }
 
+/// `exp_log::expm1_exp_estrin` on lanes (f64 N = 2): the same operations in the same order.
+#[inline(always)]
+fn expm1_exp_estrin_lanes<L: FnLane, const N: usize>(r: &[L; N]) -> [L; N] {
+    let sc = |v: f64| L::splat(<L::Scalar as FloatTerm>::from_f64(v));
+    let hc = exp_log::EXP_ESTRIN_H;
+    let r0 = r[0];
+    let h = sc(hc[4])
+        .mul_add(r0, sc(hc[3]))
+        .mul_add(r0, sc(hc[2]))
+        .mul_add(r0, sc(hc[1]))
+        .mul_add(r0, sc(hc[0]));
+    let d = r0 * h;
+    let f5 = inv_fact::<L::Scalar, N>(5);
+    let (ch, ce) = fast_two_sum(L::splat(f5.terms()[0]), d);
+    let (c0, c1) = fast_two_sum(ch, L::splat(f5.terms()[1]) + ce);
+    let mut c = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+    c[0] = c0;
+    c[1] = c1;
+    let b = add(&splat_e(&inv_fact::<L::Scalar, N>(4)), &mul(r, &c));
+    let a = add_term(
+        &mul(r, &splat_e(&inv_fact::<L::Scalar, N>(3))),
+        <L::Scalar as FloatTerm>::from_f64(0.5),
+    );
+    let r2 = mul(r, r);
+    let r4 = mul(&r2, &r2);
+    let m1 = add(r, &mul(&r2, &a));
+    add(&m1, &mul(&r4, &b))
+}
+
 /// exp of up to `L::WIDTH` arguments at N ≥ 2 terms (module doc): the scalar prologue
 /// (special values, `exp_reduce`), the core and the table step on lanes, the scaling.
 #[inline(always)]
@@ -559,6 +588,8 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
     }
     let w = L::WIDTH;
     let (_, sig) = exp_log::cached_params::<L::Scalar>(N, exp_log::EXP_EMAX);
+    // f64 N = 2: exp's own core is `exp_log::expm1_exp_estrin` (no doublings).
+    let estrin = N == 2 && <L::Scalar as FloatTerm>::PRECISION == 53;
     // Idle lanes (specials, past the end) compute exp of a harmless small argument.
     let idle = E::<L::Scalar, N>::from_term(<L::Scalar as FloatTerm>::from_f64(1.0 / 512.0));
     let mut rps = [*idle.terms(); MAX_WIDTH];
@@ -578,6 +609,8 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
         if r0 == 0.0 {
             rps[l] = *r.terms();
             zs[l] = 1;
+        } else if estrin {
+            rps[l] = *r.terms();
         } else {
             s[l] = exp_log::doublings(sig, r0);
             rps[l] = *r.ldexp(-s[l]).terms();
@@ -593,7 +626,12 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
     }
     let rp = load_e::<L, N>(&rps[..w]);
     let t_zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    let m = expm1_core_counts::<L, N>(&rp, &s, &zs, true);
+    let m = if estrin {
+        let zero = load_count::<L>(&zs).mask_ne(t_zero);
+        select_e(zero, &rp, &expm1_exp_estrin_lanes(&rp))
+    } else {
+        expm1_core_counts::<L, N>(&rp, &s, &zs, true)
+    };
     // Table step: j = 0: 1 + m; else T + T·m with T = e^{j/256}.
     let j0 = load_count::<L>(&js).mask_eq(t_zero);
     let e0 = if any_j0 {

@@ -128,6 +128,28 @@
 //! which take the core's error unweighted). The straight-line `expm1_exp_dd` runs both
 //! plans at (f64, N = 2) operation for operation as the generic loop.
 //!
+//! *exp's core at f64 N = 2* (`expm1_exp_estrin`; CUDA `el_expm1_exp_estrin`; the batched
+//! lanes `expm1_exp_estrin_lanes`; replaces the plan above there, which stays for f32 and for
+//! the general core). The Horner plan is a chain of five dependent double-word steps and two
+//! products; here, for |R| ≤ ρ = 2^−9 + 2^−16 (R the exact value of r̂: the table step's
+//! bound), e^R − 1 = R + R²·A + R⁴·B exactly with A = ½ + R/6, B = 1/24 + R·C,
+//! C = 1/120 + R·H(R), H(R) = Σ_{k≥6} R^{k−6}/k!, and the pieces are computed side by side
+//! (Estrin's scheme): r² = sqr(r̂), r⁴ = sqr(r²), a = r̂·(1/6)_dd + ½ (mul, add_term),
+//! h = ((((C₁₀r₀ + C₉)r₀ + C₈)r₀ + C₇)r₀ + C₆ by fmas (C_k = RN(1/k!)), d = RN(r₀·h),
+//! ĉ = (1/120)_dd + d by two exact Fast2Sums around one rounding (|d| < 1/120),
+//! b = (1/24)_dd + r̂·ĉ (mul, add), then m̂ = (r̂ + r²·a) + r⁴·b (two muls, two adds). Error
+//! (`expm1_exp_estrin_rel`; γ = u²(1 + u) for each greedy pair of 1/k!; ⊕ composes relative
+//! errors): d against R·H(R) within 5.02u (r₀ against R, the fmas and constants 3u, the
+//! product u) plus H's truncation after r₀⁴/10! (≤ ρ⁵/11!·1.01 against H ≥ (1 − ρ)/720);
+//! ĉ within |R|H·that + 2.01u²/120 + γ/120 of C, relative ε_c to C ≥ 1/120 − ρH_max;
+//! b: ε_b = (γ/24 + ρC_max(ε_c ⊕ μ))/(1/24 − ρC_max) ⊕ α; a: ε_a = (ρ/6)(γ ⊕ μ)/(½ − ρ/6) ⊕ α;
+//! r²·a and r⁴·b carry ε₁ = μ ⊕ ε_a ⊕ μ and ε₂ = μ⊕μ⊕μ ⊕ ε_b ⊕ μ; r̂ + r²a:
+//! ε_m₁ = ρA_max/(1 − ρA_max)·ε₁ ⊕ α against R + R²A; and m̂ against M = e^R − 1
+//! (|M| ≥ |R|(1 − ρ/2)): ((1 + ρA_max)ε_m₁ + ρ³B_max·ε₂)/(1 − ρ/2) ⊕ α. This replaces ex(S_s)
+//! in exp's bound below (weighted there by 0.0040 or 0.00198): f64 N = 2 4.102 → 4.052u². The
+//! dependent chain is about half as long (r², r⁴ and b's chain overlap), with no product by
+//! 1/10! and no doubling.
+//!
 //! *Doubling* (exp_m1 form, to keep relative accuracy near 0): m_{j+1} = m_j·(m_j + 2),
 //! since e^{2a} − 1 = (e^a − 1)(e^a + 1). If m̂_j = m_j(1 + θ_j), then
 //! m̂_j + 2 = (m_j + 2)(1 + τ_jθ_j) with τ_j = |m_j|/(m_j + 2) = tanh(|r′_j|/2) ≤ |r′_j|/2,
@@ -451,7 +473,7 @@ fn expm1_core_plan<T: FloatTerm, const N: usize>(
     }
     if N == 2 && T::PRECISION == 53 && emax == EXP_EMAX {
         return if exp_plan {
-            expm1_exp_dd::<T, N, EXP_DD_F64_FROM>(r, r0)
+            expm1_exp_estrin(r)
         } else {
             expm1_exp_dd::<T, N, 8>(r, r0)
         };
@@ -572,6 +594,93 @@ fn expm1_exp_dd<T: FloatTerm, const N: usize, const F: usize>(r: &E<T, N>, r0: f
         m = fast2::mul(&m, &fast2::add_dominant_term(&m, two));
     }
     m
+}
+
+/// (c₀, …, c₄) of H(r₀) = Σ c_i·r₀^i in exp's core at f64 N = 2 ([`expm1_exp_estrin`]): 1/6!,
+/// 1/7!, 1/8!, 1/9!, 1/10! rounded to nearest.
+pub(crate) const EXP_ESTRIN_H: [f64; 5] = [
+    1.0 / 720.0,
+    1.0 / 5040.0,
+    1.0 / 40320.0,
+    1.0 / 362880.0,
+    1.0 / 3628800.0,
+];
+
+/// e^r − 1 for |r| < 2^−8 at f64 N = 2, exp's own core (module doc, "exp's core at f64
+/// N = 2"): M = r + r²·A + r⁴·B with A = ½ + r/6, B = 1/24 + r·C, C = 1/120 + r₀·H(r₀), H in
+/// IEEE arithmetic, by Estrin's scheme (r², r⁴, A and B in parallel): about half the
+/// dependent double-word operations of the Horner plan, no 1/10! product, no doubling.
+#[inline(always)]
+pub(crate) fn expm1_exp_estrin<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T, N> {
+    let r0 = r.hi();
+    // (NaN lower terms reach here and propagate.)
+    debug_assert!(
+        !(r0.to_f64().abs() > p2(-9) + p2(-16)),
+        "r0 = {:e}",
+        r0.to_f64()
+    );
+    let hc = |i: usize| T::from_f64(EXP_ESTRIN_H[i]);
+    let h = hc(4)
+        .mul_add(r0, hc(3))
+        .mul_add(r0, hc(2))
+        .mul_add(r0, hc(1))
+        .mul_add(r0, hc(0));
+    let d = r0 * h;
+    // C = (1/120)_dd + d: |d| < 2^−8/720·1.01 < 1/120, two exact Fast2Sums around one
+    // rounding.
+    let f5 = inv_fact::<T, N>(5);
+    let (ch, ce) = fast_two_sum(f5.terms()[0], d);
+    let (c0, c1) = fast_two_sum(ch, f5.terms()[1] + ce);
+    let mut cv = [T::ZERO; N];
+    cv[0] = c0;
+    cv[1] = c1;
+    let c = E::<T, N>::from_normalized(cv);
+    let b = fast2::add(&inv_fact::<T, N>(4), &fast2::mul(r, &c));
+    let a = fast2::add_dominant_term(&fast2::mul(r, &inv_fact::<T, N>(3)), T::from_f64(0.5));
+    let r2 = fast2::sqr(r);
+    let r4 = fast2::sqr(&r2);
+    let m1 = fast2::add(r, &fast2::mul(&r2, &a));
+    fast2::add(&m1, &fast2::mul(&r4, &b))
+}
+
+/// Relative error bound of [`expm1_exp_estrin`] against e^R − 1 for the exact value R of its
+/// argument, |R| ≤ 2^−9 + 2^−16 (exp's reduction, module doc "Table step"; module doc, "exp's
+/// core at f64 N = 2").
+fn expm1_exp_estrin_rel(t: &Tier) -> f64 {
+    let (u, mu, al) = (t.u, t.m, t.a);
+    let cat = |a: f64, b: f64| a + b + a * b;
+    let rho = p2(-9) + p2(-16);
+    // The greedy pairs of 1/k! (inv_fact): relative γ = u²(1 + u).
+    let gamma = u * u * (1.0 + u);
+    // d = RN(r₀·h) against R·H(R): r₀ vs R (u), h's four fmas and rounded constants (3u),
+    // the product (u), second order (0.02u); H cut after r₀⁴/10! (remainder ≤ ρ⁵/11!·1.01
+    // against H ≥ (1/720)(1 − ρ)).
+    let tr_h = rho.powi(5) / 39916800.0 * 1.01 * 720.0 / (1.0 - rho);
+    let h_max = (1.0 / 720.0) * (1.0 + rho);
+    let e_d = rho * h_max * (5.02 * u + tr_h);
+    // ĉ: the rounding of ℓ (|ℓ| ≤ 2.01u/120), the pair of 1/120; C ≥ 1/120 − ρ·h_max.
+    let c_min = 1.0 / 120.0 - rho * h_max;
+    let eps_c = (e_d + 2.01 * u * u / 120.0 + gamma / 120.0) / c_min;
+    let eps_rc = cat(eps_c, mu);
+    // b = (1/24)_dd + R·ĉ against B ≥ 1/24 − ρ·C_max.
+    let c_max = 1.0 / 120.0 + rho * h_max;
+    let eps_b = cat(
+        (gamma / 24.0 + rho * c_max * eps_rc) / (1.0 / 24.0 - rho * c_max),
+        al,
+    );
+    // a = ½ + R·(1/6)_dd against A ≥ ½ − ρ/6.
+    let eps_a = cat((rho / 6.0) * cat(gamma, mu) / (0.5 - rho / 6.0), al);
+    // r² (μ), r⁴ (μ on the square of r²'s).
+    let eps_r4 = cat(cat(mu, mu), mu);
+    let eps_u1 = cat(cat(mu, eps_a), mu);
+    let eps_u2 = cat(cat(eps_r4, eps_b), mu);
+    // m₁ = R + u₁ against R + R²A (|R²A| ≤ ρA_max|R|/(1 − ρA_max) of it), then m = m₁ + u₂
+    // against M = e^R − 1, |M| ≥ |R|(1 − ρ/2), |R + R²A| ≤ |R|(1 + ρA_max), |R⁴B| ≤ ρ³B_max|R|.
+    let a_max = 0.5 + rho / 6.0;
+    let b_max = 1.0 / 24.0 + rho * c_max;
+    let eps_m1 = cat(rho * a_max / (1.0 - rho * a_max) * eps_u1, al);
+    let m = ((1.0 + rho * a_max) * eps_m1 + rho.powi(3) * b_max * eps_u2) / (1.0 - rho / 2.0);
+    cat(m, al)
 }
 
 /// s, the doublings of the exp_m1 core for a reduced argument with leading term r₀ ≠ 0 at
@@ -1576,7 +1685,12 @@ pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
     } else {
         0.0040 * t.r + ln2_trunc::<T>(t)
     };
-    let core = ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true));
+    let core = if T::PRECISION == 53 && t.n == 2 {
+        // exp's own core at f64 N = 2 (`expm1_exp_estrin`).
+        expm1_exp_estrin_rel(t)
+    } else {
+        ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true))
+    };
     let j0 = dr0 + lg(t.a) + 0.0040 * core;
     // j ≠ 0: r̂₂ rounded once (|r₂| ≤ 0.00197), the table (u^N(1 + u)), T·m̂ (μ) weighted by
     // |m|/(1 + m) ≤ 0.00198, the add (α).

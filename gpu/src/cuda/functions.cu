@@ -234,11 +234,35 @@ template <int MM> __device__ __noinline__ void el_horner_stage(T *q, const T *rp
     for (int k = 0; k < MM; ++k) q[k] = qm.t[k];
 }
 
+// e^r - 1 for |r| < 2^-8 at f64 M = 2, exp's own core (exp_log.rs `expm1_exp_estrin`, module
+// doc "exp's core at f64 N = 2"): M = r + r^2 A + r^4 B, A = 1/2 + r/6, B = 1/24 + r C,
+// C = 1/120 + r0 H(r0), H in IEEE arithmetic, by Estrin's scheme.
+template <int M> __device__ __forceinline__ X<M> el_expm1_exp_estrin(const X<M> &r) {
+    T r0 = r.t[0];
+    T h = fma(fma(fma(fma(T(1.0 / 3628800.0), r0, T(1.0 / 362880.0)), r0, T(1.0 / 40320.0)), r0, T(1.0 / 5040.0)), r0, T(1.0 / 720.0));
+    T d = r0 * h;
+    X<M> f5 = fn_inv_fact<M>(5);
+    T ch, ce;
+    fast_two_sum(f5.t[0], d, ch, ce);
+    X<M> c = x_zero<M>();
+    fast_two_sum(ch, f5.t[1] + ce, c.t[0], c.t[1]);
+    X<M> b = ac_add<M>(fn_inv_fact<M>(4), ac_mul<M>(r, c));
+    X<M> a = ac_add_term<M>(ac_mul<M>(r, fn_inv_fact<M>(3)), T(0.5));
+    X<M> r2 = ac_sqr<M>(r);
+    X<M> r4 = ac_sqr<M>(r2);
+    X<M> m1 = ac_add<M>(r, ac_mul<M>(r2, a));
+    return ac_add<M>(m1, ac_mul<M>(r4, b));
+}
+
 // e^r - 1 for ilogb(r0) + 1 <= emax (-1 or FP_EXP_EMAX): Taylor polynomial of r*2^-s, then s
-// doublings m <- m(m + 2); exp_plan: exp's own Horner plan (exp_log.rs `expm1_core_plan`).
+// doublings m <- m(m + 2); exp_plan: exp's own Horner plan (exp_log.rs `expm1_core_plan`; at
+// f64 M = 2 exp's own core is el_expm1_exp_estrin).
 template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &r, int emax, bool exp_plan = false) {
     double r0 = fn_hi(r);
     if (r0 == 0.0) return r;
+    if constexpr (T_PREC == 53 && M == 2) {
+        if (exp_plan && emax == FP_EXP_EMAX) return el_expm1_exp_estrin<M>(r);
+    }
     int d, sig;
     el_params(M, emax, d, sig);
     int s = d_ilogb(r0) + 1 + sig;
