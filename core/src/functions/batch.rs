@@ -562,15 +562,13 @@ fn expm1_exp_estrin_lanes<L: FnLane, const N: usize>(r: &[L; N]) -> [L; N] {
     let mut c = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
     c[0] = c0;
     c[1] = c1;
-    let b = add(&splat_e(&inv_fact::<L::Scalar, N>(4)), &mul(r, &c));
-    let a = add_term(
-        &mul(r, &splat_e(&inv_fact::<L::Scalar, N>(3))),
-        <L::Scalar as FloatTerm>::from_f64(0.5),
-    );
+    let b = add_small_lanes(&splat_e(&inv_fact::<L::Scalar, N>(4)), &mul(r, &c));
+    let half = term::<L, N>(<L::Scalar as FloatTerm>::from_f64(0.5));
+    let a = add_small_lanes(&half, &mul(r, &splat_e(&inv_fact::<L::Scalar, N>(3))));
     let r2 = mul(r, r);
     let r4 = mul(&r2, &r2);
-    let m1 = add(r, &mul(&r2, &a));
-    add(&m1, &mul(&r4, &b))
+    let m1 = add_small_lanes(r, &mul(&r2, &a));
+    add_small_lanes(&m1, &mul(&r4, &b))
 }
 
 /// exp of up to `L::WIDTH` arguments at N ≥ 2 terms (module doc): the scalar prologue
@@ -1176,7 +1174,19 @@ fn series_p_dd_lanes<L: FnLane, const N: usize>(
     let mut i = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
     i[0] = ih;
     i[1] = il;
-    add(&splat_e(a), &neg_e(&mul(z, &i)))
+    add_small_lanes(&splat_e(a), &neg_e(&mul(z, &i)))
+}
+
+/// `fast2::add_small` on lanes (|y| ≤ κ|x|, proven by the caller): the same operations.
+#[inline(always)]
+fn add_small_lanes<L: FnLane, const N: usize>(x: &[L; N], y: &[L; N]) -> [L; N] {
+    let (s, e) = fast_two_sum(x[0], y[0]);
+    let t = x[1] + y[1];
+    let (h, l) = fast_two_sum(s, e + t);
+    let mut v = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
+    v[0] = h;
+    v[1] = l;
+    v
 }
 
 /// sin and cos at N = 2 of up to `L::WIDTH` arguments: `trig::sin_table::quadrant_table`
@@ -1241,8 +1251,8 @@ fn sin_cos_table_block<L: FnLane, const N: usize>(
         let half_e = E::<L::Scalar, N>::from_term(<L::Scalar as FloatTerm>::from_f64(0.5));
         let pc = series_p_dd_lanes(&z, &half_e, &inv_fact::<L::Scalar, N>(4), st::COS_DD_TAIL);
         (
-            add(&s, &neg_e(&mul(&mul(&s, &z), &ps))),
-            add(&one, &neg_e(&mul(&z, &pc))),
+            add_small_lanes(&s, &neg_e(&mul(&mul(&s, &z), &ps))),
+            add_small_lanes(&one, &neg_e(&mul(&z, &pc))),
         )
     } else {
         let mut t = one;

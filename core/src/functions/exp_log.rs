@@ -134,10 +134,14 @@
 //! products; here, for |R| ≤ ρ = 2^−9 + 2^−16 (R the exact value of r̂: the table step's
 //! bound), e^R − 1 = R + R²·A + R⁴·B exactly with A = ½ + R/6, B = 1/24 + R·C,
 //! C = 1/120 + R·H(R), H(R) = Σ_{k≥6} R^{k−6}/k!, and the pieces are computed side by side
-//! (Estrin's scheme): r² = sqr(r̂), r⁴ = sqr(r²), a = r̂·(1/6)_dd + ½ (mul, add_term),
+//! (Estrin's scheme): r² = sqr(r̂), r⁴ = sqr(r²), a = ½ + r̂·(1/6)_dd (mul, add_small),
 //! h = ((((C₁₀r₀ + C₉)r₀ + C₈)r₀ + C₇)r₀ + C₆ by fmas (C_k = RN(1/k!)), d = RN(r₀·h),
 //! ĉ = (1/120)_dd + d by two exact Fast2Sums around one rounding (|d| < 1/120),
-//! b = (1/24)_dd + r̂·ĉ (mul, add), then m̂ = (r̂ + r²·a) + r⁴·b (two muls, two adds). Error
+//! b = (1/24)_dd + r̂·ĉ (mul, add_small), then m̂ = (r̂ + r²·a) + r⁴·b (two muls, two
+//! add_small). Every sum adds a correction at most 2^−8 of its other operand, so it is
+//! `fast2::add_small` (derived in `fast2.rs`; α_s(κ) ≈ 3u² for the ratio κ, like the accurate
+//! add's α, at about half its dependent operations); α below stands for α_s at each sum's κ
+//! (1.01 times 24ρC_max, ρ/3, ρA_max, ρ³B_max/(1 − ρA_max)). Error
 //! (`expm1_exp_estrin_rel`; γ = u²(1 + u) for each greedy pair of 1/k!; ⊕ composes relative
 //! errors): d against R·H(R) within 5.02u (r₀ against R, the fmas and constants 3u, the
 //! product u) plus H's truncation after r₀⁴/10! (≤ ρ⁵/11!·1.01 against H ≥ (1 − ρ)/720);
@@ -635,19 +639,21 @@ pub(crate) fn expm1_exp_estrin<T: FloatTerm, const N: usize>(r: &E<T, N>) -> E<T
     cv[0] = c0;
     cv[1] = c1;
     let c = E::<T, N>::from_normalized(cv);
-    let b = fast2::add(&inv_fact::<T, N>(4), &fast2::mul(r, &c));
-    let a = fast2::add_dominant_term(&fast2::mul(r, &inv_fact::<T, N>(3)), T::from_f64(0.5));
+    // Every sum adds a correction at most 2^−8 of the value it is added to: `add_small`.
+    let b = fast2::add_small(&inv_fact::<T, N>(4), &fast2::mul(r, &c));
+    let half = E::<T, N>::from_term(T::from_f64(0.5));
+    let a = fast2::add_small(&half, &fast2::mul(r, &inv_fact::<T, N>(3)));
     let r2 = fast2::sqr(r);
     let r4 = fast2::sqr(&r2);
-    let m1 = fast2::add(r, &fast2::mul(&r2, &a));
-    fast2::add(&m1, &fast2::mul(&r4, &b))
+    let m1 = fast2::add_small(r, &fast2::mul(&r2, &a));
+    fast2::add_small(&m1, &fast2::mul(&r4, &b))
 }
 
 /// Relative error bound of [`expm1_exp_estrin`] against e^R − 1 for the exact value R of its
 /// argument, |R| ≤ 2^−9 + 2^−16 (exp's reduction, module doc "Table step"; module doc, "exp's
 /// core at f64 N = 2").
 fn expm1_exp_estrin_rel(t: &Tier) -> f64 {
-    let (u, mu, al) = (t.u, t.m, t.a);
+    let (u, mu) = (t.u, t.m);
     let cat = |a: f64, b: f64| a + b + a * b;
     let rho = p2(-9) + p2(-16);
     // The greedy pairs of 1/k! (inv_fact): relative γ = u²(1 + u).
@@ -662,14 +668,20 @@ fn expm1_exp_estrin_rel(t: &Tier) -> f64 {
     let c_min = 1.0 / 120.0 - rho * h_max;
     let eps_c = (e_d + 2.01 * u * u / 120.0 + gamma / 120.0) / c_min;
     let eps_rc = cat(eps_c, mu);
+    // The four sums are `fast2::add_small`, α_s(κ) for the ratio κ of each (1.01: the
+    // operands' own errors).
+    let small = |kappa: f64| fast2::add_small_rel_bound::<f64>(kappa);
     // b = (1/24)_dd + R·ĉ against B ≥ 1/24 − ρ·C_max.
     let c_max = 1.0 / 120.0 + rho * h_max;
     let eps_b = cat(
         (gamma / 24.0 + rho * c_max * eps_rc) / (1.0 / 24.0 - rho * c_max),
-        al,
+        small(rho * c_max * 24.0 * 1.01),
     );
     // a = ½ + R·(1/6)_dd against A ≥ ½ − ρ/6.
-    let eps_a = cat((rho / 6.0) * cat(gamma, mu) / (0.5 - rho / 6.0), al);
+    let eps_a = cat(
+        (rho / 6.0) * cat(gamma, mu) / (0.5 - rho / 6.0),
+        small(rho / 3.0 * 1.01),
+    );
     // r² (μ), r⁴ (μ on the square of r²'s).
     let eps_r4 = cat(cat(mu, mu), mu);
     let eps_u1 = cat(cat(mu, eps_a), mu);
@@ -678,9 +690,12 @@ fn expm1_exp_estrin_rel(t: &Tier) -> f64 {
     // against M = e^R − 1, |M| ≥ |R|(1 − ρ/2), |R + R²A| ≤ |R|(1 + ρA_max), |R⁴B| ≤ ρ³B_max|R|.
     let a_max = 0.5 + rho / 6.0;
     let b_max = 1.0 / 24.0 + rho * c_max;
-    let eps_m1 = cat(rho * a_max / (1.0 - rho * a_max) * eps_u1, al);
+    let eps_m1 = cat(
+        rho * a_max / (1.0 - rho * a_max) * eps_u1,
+        small(rho * a_max * 1.01),
+    );
     let m = ((1.0 + rho * a_max) * eps_m1 + rho.powi(3) * b_max * eps_u2) / (1.0 - rho / 2.0);
-    cat(m, al)
+    cat(m, small(rho.powi(3) * b_max * 1.01 / (1.0 - rho * a_max)))
 }
 
 /// s, the doublings of the exp_m1 core for a reduced argument with leading term r₀ ≠ 0 at

@@ -380,6 +380,46 @@ fn div_newton_tiny<T: FloatTerm>() -> f64 {
     <f64 as FloatTerm>::ldexp(1.0, if T::PRECISION == 53 { -863 } else { -54 })
 }
 
+/// x + y at N = 2 for normalised double-words with |y| ≤ κ|x|, κ ≤ 2^−8 (a ratio the caller
+/// has proven; used where a small correction is added to a dominant value: the fixed series
+/// of atan, sin and cos, exp's core at f64 N = 2). *Not* the accurate tier's add (which makes
+/// no assumption on the ratio and costs about twice the dependent operations): relative error
+/// ≤ α_s(κ) = u²(3 + 4u)(1 + κ)/((1 − u)(1 − κ)) ([`add_small_rel_bound`]).
+///
+/// Algorithm: (s, e) = Fast2Sum(x₀, y₀), t = RN(x₁ + y₁), (h, l) = Fast2Sum(s, RN(e + t)).
+/// Derivation: |y₀| ≤ |y|/(1 − u) ≤ κ(1 + u)|x₀|/(1 − u) < |x₀|, so the first Fast2Sum is exact
+/// (s + e = x₀ + y₀, |e| ≤ u|s|); the last one is exact too (|s| ≥ |x₀|(1 − 2κ) far above
+/// |RN(e + t)| ≈ u|s|). So h + l = x + y + (x₁ + y₁)δ₁ + (e + t)δ₂ with |δ_i| ≤ u; with
+/// |x₁| + |y₁| ≤ u(|x₀| + |y₀|), |t| ≤ u(1 + u)(|x₀| + |y₀|) and |e| ≤ u|s| ≤ u(1 + u)²(|x₀| +
+/// |y₀|)/(1 + u)… ≤ u(1 + u)²(|x₀| + |y₀|), the error is at most u²(3 + 3u + u²)(|x₀| + |y₀|)
+/// ≤ u²(3 + 4u)(1 + κ)|x|/(1 − u), and
+/// |x + y| ≥ (1 − κ)|x|. The output is normalised (a Fast2Sum's). Finite inputs only (the
+/// callers' values are bounded), y = 0 returns x.
+#[inline(always)]
+pub(crate) fn add_small<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    debug_assert!(N == 2);
+    let (s, e) = fast_two_sum(x.terms()[0], y.terms()[0]);
+    let t = x.terms()[1] + y.terms()[1];
+    let (h, l) = fast_two_sum(s, e + t);
+    let mut v = [T::ZERO; N];
+    v[0] = h;
+    v[1] = l;
+    E::from_normalized(v)
+}
+
+/// `x − y` by [`add_small`] (|y| ≤ κ|x|).
+#[inline(always)]
+pub(crate) fn sub_small<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T, N> {
+    add_small(x, &y.neg())
+}
+
+/// α_s(κ), the relative error bound of [`add_small`] for |y| ≤ κ|x| (derivation in its doc).
+pub(crate) fn add_small_rel_bound<T: FloatTerm>(kappa: f64) -> f64 {
+    let u = T::UNIT_ROUNDOFF;
+    assert!((0.0..=1.0 / 256.0).contains(&kappa));
+    u * u * (3.0 + 4.0 * u) * (1.0 + kappa) / ((1.0 - u) * (1.0 - kappa))
+}
+
 /// The relative error bound of [`div_newton`] at N = 2, δ_nd = 13u² + 50u³ (derivation in
 /// its doc); it is above the accurate division's (which its fallback calls), so it bounds
 /// both.

@@ -29,8 +29,12 @@
 //!    v⁸ (relative ≤ V⁸/(9(1 − V)(1 − V/2)) ≈ 2^−123): τ = 1/5 − v/6 + v²/7 − v³/8 by three
 //!    FMAs on v̂₀ (f64 coefficients), a = −¼ + RN(v̂₀τ) (Fast2Sum, exact), then by Estrin's
 //!    scheme s = v², A = v·⅓ − ½, Q = A + s·a, w = s·Q, P = v + w (the chain s → s·a → Q → w
-//!    → P is one operation shorter than Horner's), with the accurate tier's double-word operations
-//!    (add α = 3u² + 13u³, mul/sqr μ = 6u² + 24u³: [`crate::bounds`]) and ⅓ as the
+//!    → P is one operation shorter than Horner's), with the accurate tier's double-word products
+//!    (mul/sqr μ = 6u² + 24u³: [`crate::bounds`]), the three sums by `fast2::add_small` (each
+//!    adds a correction at most 2^−12 of the other operand: |v/3| ≤ 2^−16.5 against ½,
+//!    |v²a| ≤ 2^−31 against |A| ≥ 0.49, |w| ≤ 2^−15.9|v|; relative α_s(2^−12) ≤ 3.0008u²,
+//!    derived in `fast2.rs`, at about half the accurate add's dependent operations; α below
+//!    is the larger of that and the accurate add's 3u² + 13u³) and ⅓ as the
 //!    double-word (RN(⅓), RN(⅓)·2^−54) (error 2^−108/3).
 //! 5. *Sum.* ln x = K·C₀ + K·C₁ + K·C₂ + T₁ + T₂ + P, with C_i the three 42-bit chunks of
 //!    ln 2 of [`super::exp_log::sub_k_ln2`] (C₀ a multiple of 2^−42, C₁ of 2^−84 with
@@ -128,11 +132,12 @@ pub(crate) fn ln_dd(x: &E2) -> Option<E2> {
     let c3 = E2::from_normalized([C3_HI, C3_LO]);
     // Estrin: Q = (−½ + v·⅓) + v²·a, so that the chain v² → v²a → Q → v²Q → P is one
     // operation shorter than Horner's.
+    // The three sums add a correction at most 2^−12 of the other operand: `add_small`.
     let s2 = fast2::sqr(&v);
-    let lin = fast2::add_term(&fast2::mul(&v, &c3), -0.5);
-    let q = fast2::add(&lin, &fast2::mul(&s2, &a));
+    let lin = fast2::add_small(&E2::from_term(-0.5), &fast2::mul(&v, &c3));
+    let q = fast2::add_small(&lin, &fast2::mul(&s2, &a));
     let w = fast2::mul(&s2, &q);
-    let pv = fast2::add(&v, &w);
+    let pv = fast2::add_small(&v, &w);
     // Step 5: A and B exact (quantised tables), three 2Sums, two Fast2Sums.
     let kt = (k - s) as f64;
     let c = |i: usize| f64::from_bits(LN2_CHUNKS_F64[i]);
@@ -157,7 +162,10 @@ pub(crate) fn ln_dd(x: &E2) -> Option<E2> {
 pub(crate) fn ln_dd_rel(fin: f64) -> f64 {
     let u = f64::EPSILON / 2.0;
     let p2 = |e: i32| (e as f64).exp2();
-    let alpha = crate::bounds::add_rel_bound::<f64>(2);
+    // The series' three sums are `fast2::add_small` with ratios below 2^−12 (module doc,
+    // step 4): α_s(2^−12), which also covers the accurate add's α.
+    let alpha = crate::bounds::add_rel_bound::<f64>(2)
+        .max(super::fast2::add_small_rel_bound::<f64>(p2(-12)));
     let mu = crate::bounds::mul_rel_bound::<f64>(2);
     // ρ′: the final sum of step 5 (module doc, "Step 5's sum").
     let rho = 1.01 * u * u;

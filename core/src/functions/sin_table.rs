@@ -141,7 +141,7 @@ pub(crate) const COS_DD_TAIL: [f64; 3] = [1.0 / 720.0, 1.0 / 40320.0, 1.0 / 3628
 #[inline(always)]
 pub(crate) fn sin_series_dd<T: FloatTerm, const N: usize>(s: &E<T, N>, z: &E<T, N>) -> E<T, N> {
     let p = series_p_dd(z, &inv_fact::<T, N>(3), &inv_fact::<T, N>(5), SIN_DD_TAIL);
-    fast2::sub(s, &fast2::mul(&fast2::mul(s, z), &p))
+    fast2::sub_small(s, &fast2::mul(&fast2::mul(s, z), &p))
 }
 
 /// cos s at f64 N = 2 for |s| ≤ s_b, z = ŝ²: 1 − z·(½ − z·(1/24 − Q)).
@@ -149,7 +149,7 @@ pub(crate) fn sin_series_dd<T: FloatTerm, const N: usize>(s: &E<T, N>, z: &E<T, 
 pub(crate) fn cos_series_dd<T: FloatTerm, const N: usize>(z: &E<T, N>) -> E<T, N> {
     let half = E::<T, N>::from_term(T::from_f64(0.5));
     let p = series_p_dd(z, &half, &inv_fact::<T, N>(4), COS_DD_TAIL);
-    fast2::one_minus(&fast2::mul(z, &p))
+    fast2::sub_small(&E::<T, N>::one(), &fast2::mul(z, &p))
 }
 
 /// The split of the table path: (negative, j, s) with s = |r| − j/K exactly (`trig.rs`, "Table

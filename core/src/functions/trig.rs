@@ -283,17 +283,20 @@
 //!   b, within δ_c·b), ℓ = RN(b₁ + e) (|b₁|, |e| ≤ u·b: one rounding ≤ 2.01u²·b),
 //!   Î = Fast2Sum(h, ℓ) exactly: |Î − I| ≤ (4u + 2δ_s)Z·c₁ + 2.01u²·b + δ_c·b, relative ε_I
 //!   to I ≥ b − Z·c₁.
-//! - X = ẑ·Î (mul): ε_X = δ_s ⊕ ε_I ⊕ δ_mul relative to Z·I. P̂ = a_dd − X (sub; a_dd within
-//!   δ_c·a, exact for cos's ½): the exact difference of the operands is within
-//!   δ_c·a + Z·b·ε_X of P ≥ a − Z·b; relative to P that, then δ_add: η_P.
+//! - X = ẑ·Î (mul): ε_X = δ_s ⊕ ε_I ⊕ δ_mul relative to Z·I. P̂ = a_dd − X (`fast2::sub_small`,
+//!   the sum of a dominant value and a small correction, α_s(κ) ≈ 3u² for |X| ≤ κ·a,
+//!   κ = 1.01·Z·b/a; a_dd within δ_c·a, exact for cos's ½): the exact difference of the
+//!   operands is within δ_c·a + Z·b·ε_X of P ≥ a − Z·b; relative to P that, then α_s: η_P.
 //! - W = (t̂·ẑ)·P̂ (two muls; cos: ẑ·P̂, one): ε_W = δ_s ⊕ δ_mul ⊕ η_P ⊕ δ_mul (cos:
-//!   δ_s ⊕ η_P ⊕ δ_mul) relative to t̂·Z·P (Z·P). The result t̂ − W (sub; cos: 1 − W): the
-//!   exact difference is t̂(1 − ZP) − t̂ZP·ε_W, relative error ε_W·Z·a/(1 − Z·a) (atan:
-//!   ≤ 2^−19.6·ε_W), then δ_add.
+//!   δ_s ⊕ η_P ⊕ δ_mul) relative to t̂·Z·P (Z·P). The result t̂ − W (`sub_small`, κ = 1.01·Z·a;
+//!   cos: 1 − W): the exact difference is t̂(1 − ZP) − t̂ZP·ε_W, relative error
+//!   ε_W·Z·a/(1 − Z·a) (atan: ≤ 2^−19.6·ε_W), then α_s.
 //!
-//! So β_series = (ε_W·Z·a/(1 − Z·a)) ⊕ δ_add ⊕ τ (evaluated at the largest Z), about
-//! δ_add + 0.02u² for atan: every error before the last subtraction is damped by Z·a or
-//! more. For atan it replaces η₀ ⊕ δ_mul ⊕ τ in β = θ ⊕ β_series (the Horner recurrence
+//! So β_series = (ε_W·Z·a/(1 − Z·a)) ⊕ α_s ⊕ τ (evaluated at the largest Z), about
+//! 3u² + 0.02u² for atan: every error before the last subtraction is damped by Z·a or
+//! more. (`fast2::add_small`, derived in `fast2.rs`: Fast2Sum of the leading terms, the low
+//! terms summed once, a Fast2Sum — about half the dependent operations of the accurate add,
+//! whose bound 3u² + 13u³ it matches to within a factor 1 + 2κ.) For atan it replaces η₀ ⊕ δ_mul ⊕ τ in β = θ ⊕ β_series (the Horner recurrence
 //! ended in a sum and a product, δ_add ⊕ δ_mul): four double-word products and two sums
 //! instead of eight products and three sums; the stated bounds at f64 N = 2 fall from 44.6
 //! to 38.7u² (atan), 51.6 → 45.8 (atan2), 54.7 → 48.8 (asin), 61.7 → 55.9 (acos). For sin
@@ -1251,7 +1254,7 @@ pub(crate) fn series_p_dd<T: FloatTerm, const N: usize>(
     iv[0] = ih;
     iv[1] = il;
     let i = Expansion::<T, N>::from_normalized(iv);
-    fast2::sub(a, &fast2::mul(z, &i))
+    fast2::sub_small(a, &fast2::mul(z, &i))
 }
 
 /// Relative error of a fixed series of [`series_p_dd`] at f64 N = 2 (module doc, "Series at
@@ -1279,7 +1282,12 @@ pub(crate) fn series_dd_bound(
     // X = ẑ·Î; P̂ = a_dd − X with P ≥ a − Z·b.
     let eps_x = cat(cat(ds, eps_i), o.mul);
     let a_err = if a_exact { 0.0 } else { o.coef * a };
-    let eta_p = cat((a_err + z * b * eps_x) / (a - z * b), o.add);
+    // The two subtractions are `fast2::sub_small` with ratios |X|/a and |W|/|t̂| (1 − W: /1).
+    let small = |kappa: f64| fast2::add_small_rel_bound::<f64>(kappa);
+    let eta_p = cat(
+        (a_err + z * b * eps_x) / (a - z * b),
+        small(z * b * 1.01 / a),
+    );
     // W = (t̂·ẑ)·P̂ (odd) or ẑ·P̂ (even), relative to its exact value; its weight in the final
     // difference ≤ Z·a/(1 − Z·a).
     let eps_w = if odd {
@@ -1289,7 +1297,7 @@ pub(crate) fn series_dd_bound(
     };
     let weight = z * a / (1.0 - z * a);
     let tau = z.powi(6) * next / (1.0 - z * a);
-    cat(cat(weight * eps_w, o.add), tau)
+    cat(cat(weight * eps_w, small(z * a * 1.01)), tau)
 }
 
 /// atan t̂ for |t̂| ≤ t_b at f64 N = 2 (module doc, "Series at f64 N = 2"): s = t̂²,
@@ -1305,7 +1313,7 @@ fn atan_series_dd<T: FloatTerm, const N: usize>(t: &Expansion<T, N>) -> Expansio
         [1.0 / 7.0, 1.0 / 9.0, 1.0 / 11.0],
     );
     let w = fast2::mul(&fast2::mul(t, &s), &p);
-    fast2::sub(t, &w)
+    fast2::sub_small(t, &w)
 }
 
 /// β_series of [`atan_series_dd`] (module doc, "Series at f64 N = 2"): the relative error of

@@ -234,6 +234,18 @@ template <int MM> __device__ __noinline__ void el_horner_stage(T *q, const T *rp
     for (int k = 0; k < MM; ++k) q[k] = qm.t[k];
 }
 
+// x + y at M = 2 for normalised double-words with |y| <= kappa |x|, kappa <= 2^-8 (fast2.rs
+// `add_small`, derivation there): Fast2Sum of the leading terms, the low terms summed once,
+// a final Fast2Sum. Not the accurate add.
+template <int M> __device__ __forceinline__ X<M> fn_add_small(const X<M> &x, const X<M> &y) {
+    T s, e;
+    fast_two_sum(x.t[0], y.t[0], s, e);
+    T t = x.t[1] + y.t[1];
+    X<M> r = x_zero<M>();
+    fast_two_sum(s, e + t, r.t[0], r.t[1]);
+    return r;
+}
+
 // e^r - 1 for |r| < 2^-8 at f64 M = 2, exp's own core (exp_log.rs `expm1_exp_estrin`, module
 // doc "exp's core at f64 N = 2"): M = r + r^2 A + r^4 B, A = 1/2 + r/6, B = 1/24 + r C,
 // C = 1/120 + r0 H(r0), H in IEEE arithmetic, by Estrin's scheme.
@@ -246,12 +258,12 @@ template <int M> __device__ __forceinline__ X<M> el_expm1_exp_estrin(const X<M> 
     fast_two_sum(f5.t[0], d, ch, ce);
     X<M> c = x_zero<M>();
     fast_two_sum(ch, f5.t[1] + ce, c.t[0], c.t[1]);
-    X<M> b = ac_add<M>(fn_inv_fact<M>(4), ac_mul<M>(r, c));
-    X<M> a = ac_add_term<M>(ac_mul<M>(r, fn_inv_fact<M>(3)), T(0.5));
+    X<M> b = fn_add_small<M>(fn_inv_fact<M>(4), ac_mul<M>(r, c));
+    X<M> a = fn_add_small<M>(x_from<M>(T(0.5)), ac_mul<M>(r, fn_inv_fact<M>(3)));
     X<M> r2 = ac_sqr<M>(r);
     X<M> r4 = ac_sqr<M>(r2);
-    X<M> m1 = ac_add<M>(r, ac_mul<M>(r2, a));
-    return ac_add<M>(m1, ac_mul<M>(r4, b));
+    X<M> m1 = fn_add_small<M>(r, ac_mul<M>(r2, a));
+    return fn_add_small<M>(m1, ac_mul<M>(r4, b));
 }
 
 // e^r - 1 for ilogb(r0) + 1 <= emax (-1 or FP_EXP_EMAX): Taylor polynomial of r*2^-s, then s
@@ -649,10 +661,10 @@ template <int M> __device__ __noinline__ bool el_ln_dd(const X<M> &x, X<M> &out)
     c3.t[0] = 0x1.5555555555555p-2;
     c3.t[1] = 0x1.5555555555555p-56;
     X<M> s2 = ac_sqr<M>(v);
-    X<M> lin = ac_add_term<M>(ac_mul<M>(v, c3), T(-0.5));
-    X<M> qv = ac_add<M>(lin, ac_mul<M>(s2, av));
+    X<M> lin = fn_add_small<M>(x_from<M>(T(-0.5)), ac_mul<M>(v, c3));
+    X<M> qv = fn_add_small<M>(lin, ac_mul<M>(s2, av));
     X<M> w = ac_mul<M>(s2, qv);
-    X<M> pv = ac_add<M>(v, w);
+    X<M> pv = fn_add_small<M>(v, w);
     // Step 5 (ln_dd.rs): A and B exact (quantised tables), three 2Sums, two Fast2Sums.
     double kt = (double)(k - s);
     double big = kt * t_of_bits((u64)FT_LN2_CHUNKS[0]) + d_of_bits(row1[1]) + d_of_bits(row2[1]);
@@ -1318,7 +1330,7 @@ template <int M> __device__ __forceinline__ X<M> fn_series_p_dd(const X<M> &z, c
     fast_two_sum(b.t[0], -q, h, e);
     X<M> i = x_zero<M>();
     fast_two_sum(h, b.t[1] + e, i.t[0], i.t[1]);
-    return ac_sub<M>(a, ac_mul<M>(z, i));
+    return fn_add_small<M>(a, x_neg(ac_mul<M>(z, i)));
 }
 
 // Horner t_J = 1, t_j = 1 - z t_{j+1} c_j of the N = 2 table path (sin_table.rs `tab_series`):
@@ -1374,11 +1386,11 @@ template <int M> __device__ __noinline__ void tr_sin_cos_table(const X<M> &r, bo
         // f64: the fixed series (sin_table.rs `sin_series_dd`, `cos_series_dd`).
         if (j != 0 || want_sin) {
             X<M> p = fn_series_p_dd<M>(z, fn_inv_fact<M>(3), fn_inv_fact<M>(5), 1.0 / 5040.0, 1.0 / 362880.0, 1.0 / 39916800.0);
-            ss = ac_sub<M>(s, ac_mul<M>(ac_mul<M>(s, z), p));
+            ss = fn_add_small<M>(s, x_neg(ac_mul<M>(ac_mul<M>(s, z), p)));
         }
         if (j != 0 || want_cos) {
             X<M> p = fn_series_p_dd<M>(z, x_from<M>(T(0.5)), fn_inv_fact<M>(4), 1.0 / 720.0, 1.0 / 40320.0, 1.0 / 3628800.0);
-            cs = ac_sub<M>(x_one<M>(), ac_mul<M>(z, p));
+            cs = fn_add_small<M>(x_one<M>(), x_neg(ac_mul<M>(z, p)));
         }
     } else {
         if (j != 0 || want_sin) ss = ac_mul<M>(s, tr_tab_series<M>(z, FT_SIN_DEN_INV, 12, js, half, false));
@@ -1499,7 +1511,7 @@ template <int M> __device__ __noinline__ X<M> fn_div_newton(const X<M> &n, const
 template <int M> __device__ X<M> tr_atan_series_dd(const X<M> &t) {
     X<M> s = ac_sqr<M>(t);
     X<M> p = fn_series_p_dd<M>(s, fn_row<M>(FT_ATAN_INV_ODD + 8 * 1), fn_row<M>(FT_ATAN_INV_ODD + 8 * 2), 1.0 / 7.0, 1.0 / 9.0, 1.0 / 11.0);
-    return ac_sub<M>(t, ac_mul<M>(ac_mul<M>(t, s), p));
+    return fn_add_small<M>(t, x_neg(ac_mul<M>(ac_mul<M>(t, s), p)));
 }
 
 // atan c_j + atan t from the reduced argument of the table path (trig.rs `atan_table_finish`:
