@@ -1267,8 +1267,24 @@ fn sin_cos_table_block<L: FnLane, const N: usize>(
     };
     let sj = load_e::<L, N>(&sjs[..w]);
     let cj = load_e::<L, N>(&cjs[..w]);
-    let sr = add(&mul(&sj, &cs), &mul(&cj, &sn));
-    let cr = add(&mul(&cj, &cs), &neg_e(&mul(&sj, &sn)));
+    let (sr, cr) = if st::sin_dd_series_path(<L::Scalar as FloatTerm>::PRECISION) {
+        // f64: `add_small` where the scalar takes it (sin from row SIN_SMALL_FROM, cos always).
+        let (a, b) = (mul(&sj, &cs), mul(&cj, &sn));
+        let mut small = [0i32; MAX_WIDTH];
+        for (f, &j) in small.iter_mut().zip(&js) {
+            *f = i32::from(j >= st::SIN_SMALL_FROM);
+        }
+        let small = load_count::<L>(&small).mask_ne(L::splat(zt));
+        (
+            select_e(small, &add_small_lanes(&a, &b), &add(&a, &b)),
+            add_small_lanes(&mul(&cj, &cs), &neg_e(&mul(&sj, &sn))),
+        )
+    } else {
+        (
+            add(&mul(&sj, &cs), &mul(&cj, &sn)),
+            add(&mul(&cj, &cs), &neg_e(&mul(&sj, &sn))),
+        )
+    };
     for l in 0..xs.len() {
         if live[l] {
             let (a, b) = if js[l] == 0 {

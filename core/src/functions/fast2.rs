@@ -380,9 +380,10 @@ fn div_newton_tiny<T: FloatTerm>() -> f64 {
     <f64 as FloatTerm>::ldexp(1.0, if T::PRECISION == 53 { -863 } else { -54 })
 }
 
-/// x + y at N = 2 for normalised double-words with |y| ≤ κ|x|, κ ≤ 2^−8 (a ratio the caller
+/// x + y at N = 2 for normalised double-words with |y| ≤ κ|x|, κ ≤ 2^−6 (a ratio the caller
 /// has proven; used where a small correction is added to a dominant value: the fixed series
-/// of atan, sin and cos, exp's core at f64 N = 2). *Not* the accurate tier's add (which makes
+/// of atan, sin and cos, exp's core and ln's series at f64 N = 2, the table combination of
+/// sin and cos there). *Not* the accurate tier's add (which makes
 /// no assumption on the ratio and costs about twice the dependent operations): relative error
 /// ≤ α_s(κ) = u²(3 + 4u)(1 + κ)/((1 − u)(1 − κ)) ([`add_small_rel_bound`]).
 ///
@@ -416,7 +417,7 @@ pub(crate) fn sub_small<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) 
 /// α_s(κ), the relative error bound of [`add_small`] for |y| ≤ κ|x| (derivation in its doc).
 pub(crate) fn add_small_rel_bound<T: FloatTerm>(kappa: f64) -> f64 {
     let u = T::UNIT_ROUNDOFF;
-    assert!((0.0..=1.0 / 256.0).contains(&kappa));
+    assert!((0.0..=1.0 / 64.0).contains(&kappa));
     u * u * (3.0 + 4.0 * u) * (1.0 + kappa) / ((1.0 - u) * (1.0 - kappa))
 }
 

@@ -131,6 +131,21 @@ pub(crate) fn sin_dd_series_path(p: u32) -> bool {
     p == 53
 }
 
+/// From this row on (f64) the table combination of sin ρ adds C_j·sin s to S_j·cos s by
+/// `fast2::add_small`: their ratio is at most tan(s_b)/tan(c_j) ≤ 0.0154 ≤ 2^−6/1.01 there.
+pub(crate) const SIN_SMALL_FROM: usize = 64;
+
+/// κ of the table combination's `add_small` at f64 (1.01 covers the products' errors): sin
+/// (rows from [`SIN_SMALL_FROM`]) tan(s_b)/tan(SIN_SMALL_FROM/K), cos tan(s_b)·tan(201/K).
+fn combination_kappa() -> (f64, f64) {
+    let sb = sin_tab_s_bound();
+    let k = SIN_TAB_K as f64;
+    (
+        1.01 * sb.tan() / (SIN_SMALL_FROM as f64 / k).tan(),
+        1.01 * sb.tan() * ((SIN_TAB_ROWS - 1) as f64 / k).tan(),
+    )
+}
+
 /// (c₁, c₂, c₃) of the sine's fixed series: 1/7!, 1/9!, 1/11!.
 pub(crate) const SIN_DD_TAIL: [f64; 3] = [1.0 / 5040.0, 1.0 / 362880.0, 1.0 / 39916800.0];
 /// (c₁, c₂, c₃) of the cosine's fixed series: 1/6!, 1/8!, 1/10!.
@@ -217,15 +232,22 @@ pub(crate) fn sin_cos_table<T: FloatTerm, const N: usize>(
         return (sign(ss), cs);
     }
     let (sj, cj) = sin_tab::<T, N>(j);
-    let sr = if want_sin {
+    // f64: where the second product is at most 2^−6 of the first (cos: always; sin: from
+    // j = SIN_SMALL_FROM), the sum is `fast2::add_small` (module doc of `trig.rs`, "Series at
+    // f64 N = 2").
+    let sr = if !want_sin {
+        zero
+    } else if dd && j >= SIN_SMALL_FROM {
+        fast2::add_small(&fast2::mul(&sj, &cs), &fast2::mul(&cj, &ss))
+    } else {
         fast2::add(&fast2::mul(&sj, &cs), &fast2::mul(&cj, &ss))
-    } else {
-        zero
     };
-    let cr = if want_cos {
-        fast2::sub(&fast2::mul(&cj, &cs), &fast2::mul(&sj, &ss))
-    } else {
+    let cr = if !want_cos {
         zero
+    } else if dd {
+        fast2::sub_small(&fast2::mul(&cj, &cs), &fast2::mul(&sj, &ss))
+    } else {
+        fast2::sub(&fast2::mul(&cj, &cs), &fast2::mul(&sj, &ss))
     };
     (sign(sr), cr)
 }
@@ -337,8 +359,18 @@ pub(crate) fn sin_cos_table_parts<T: FloatTerm>(n: usize) -> (f64, f64) {
     // Products with the table pairs (α = u²(1 + u) = δ_c each).
     let a = cat(cat(o.coef, sig_c), o.mul);
     let b = cat(cat(o.coef, sig_s), o.mul);
-    let sin_r = sig_s.max(cat(a.max(b).max(M_SIN * a + (M_SIN - 1.0) * b), o.add));
-    let cos_r = sig_c.max(cat(a.max(b).max(M_COS * a + (M_COS - 1.0) * b), o.add));
+    // The final sum: the accurate add, or at f64 `add_small` where its ratio allows.
+    let (add_s, add_c) = if sin_dd_series_path(p) {
+        let (ks, kc) = combination_kappa();
+        (
+            o.add.max(fast2::add_small_rel_bound::<T>(ks)),
+            fast2::add_small_rel_bound::<T>(kc),
+        )
+    } else {
+        (o.add, o.add)
+    };
+    let sin_r = sig_s.max(cat(a.max(b).max(M_SIN * a + (M_SIN - 1.0) * b), add_s));
+    let cos_r = sig_c.max(cat(a.max(b).max(M_COS * a + (M_COS - 1.0) * b), add_c));
     (sin_r, cos_r)
 }
 

@@ -1403,8 +1403,15 @@ template <int M> __device__ __noinline__ void tr_sin_cos_table(const X<M> &r, bo
     }
     X<M> sj = fn_row<M>(FT_SIN_TAB + 4 * j), cj = fn_row<M>(FT_SIN_TAB + 4 * j + 2);
     X<M> a = x_zero<M>(), b = x_zero<M>();
-    if (want_sin) a = ac_add<M>(ac_mul<M>(sj, cs), ac_mul<M>(cj, ss));
-    if (want_cos) b = ac_sub<M>(ac_mul<M>(cj, cs), ac_mul<M>(sj, ss));
+    if constexpr (T_PREC == 53) {
+        // f64: add_small where the second product is small (sin_table.rs `sin_cos_table`: sin
+        // from row SIN_SMALL_FROM = 64, cos always).
+        if (want_sin) a = j >= 64 ? fn_add_small<M>(ac_mul<M>(sj, cs), ac_mul<M>(cj, ss)) : ac_add<M>(ac_mul<M>(sj, cs), ac_mul<M>(cj, ss));
+        if (want_cos) b = fn_add_small<M>(ac_mul<M>(cj, cs), x_neg(ac_mul<M>(sj, ss)));
+    } else {
+        if (want_sin) a = ac_add<M>(ac_mul<M>(sj, cs), ac_mul<M>(cj, ss));
+        if (want_cos) b = ac_sub<M>(ac_mul<M>(cj, cs), ac_mul<M>(sj, ss));
+    }
     sr = negative ? x_neg(a) : a;
     cr = b;
 }
