@@ -269,7 +269,6 @@ pub fn generated_part<T: FloatTerm>() -> String {
                 "MAX_NEWTON",
                 "W_MAX",
                 "TABLE_TERMS",
-                "EXP_DD_F64_FROM",
                 "SIN_DD_F64_FROM",
                 "ATAN_DD_F64_FROM",
             ]

@@ -195,7 +195,6 @@ pub(crate) trait FnLane: MaskedLane {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
-        exp_plan: bool,
     ) -> [Self; N];
     /// [`ln1p_core_lanes`].
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N];
@@ -259,9 +258,8 @@ impl FnLane for crate::batch::F64Lanes {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
-        exp_plan: bool,
     ) -> [Self; N] {
-        expm1_core_lanes::<Self, N>(rp, s, s_max, zero, emax, exp_plan)
+        expm1_core_lanes::<Self, N>(rp, s, s_max, zero, emax)
     }
     #[inline(never)]
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
@@ -308,9 +306,8 @@ impl FnLane for crate::avx512::F64x8 {
         s_max: i32,
         zero: Self::Mask,
         emax: i32,
-        exp_plan: bool,
     ) -> [Self; N] {
-        unsafe { avx512::expm1_core::<N>(rp, s, s_max, zero, emax, exp_plan) }
+        unsafe { avx512::expm1_core::<N>(rp, s, s_max, zero, emax) }
     }
     #[inline(always)]
     fn ln1p_core<const N: usize>(w: &[Self; N], live: &[bool; MAX_WIDTH]) -> [Self; N] {
@@ -430,18 +427,10 @@ fn expm1_core_counts<L: FnLane, const N: usize>(
     rp: &[L; N],
     s: &[i32; MAX_WIDTH],
     zs: &[i32; MAX_WIDTH],
-    exp_plan: bool,
 ) -> [L; N] {
     let s_max = s.iter().copied().max().unwrap_or(0);
     let zero = load_count::<L>(zs).mask_ne(L::splat(<L::Scalar as FloatTerm>::ZERO));
-    L::expm1_core::<N>(
-        rp,
-        load_count::<L>(s),
-        s_max,
-        zero,
-        exp_log::EXP_EMAX,
-        exp_plan,
-    )
+    L::expm1_core::<N>(rp, load_count::<L>(s), s_max, zero, exp_log::EXP_EMAX)
 }
 
 /// Lane l of `v` as terms.
@@ -486,8 +475,8 @@ fn horner_stage_lanes<L: FnLane, const M: usize>(
 }
 
 /// The exp_m1 core (`exp_log::expm1_core_plan` at `emax`: `EXP_EMAX` after exp's table
-/// step, −1 for the general core; `exp_plan`: exp's own Horner plan,
-/// `exp_log::exp_horner_terms`) on lanes, for
+/// step, −1 for the general core; exp's own core at f64 N = 2 is
+/// [`expm1_exp_estrin_lanes`]) on lanes, for
 /// r′ = r̂·2^{−s} (`rp`), each lane's doubling count `s` (at most `s_max`), and the lanes
 /// whose r̂ is zero (`zero`: the result is r̂ itself).
 #[inline(always)]
@@ -497,7 +486,6 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
     s_max: i32,
     zero: L::Mask,
     emax: i32,
-    exp_plan: bool,
 ) -> [L; N] {
     let t_zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let (d, sig) = exp_log::cached_params::<L::Scalar>(N, emax);
@@ -512,9 +500,9 @@ fn expm1_core_lanes<L: FnLane, const N: usize>(
     ra[..N].copy_from_slice(rp);
     let mut k = d - 1;
     while k >= 1 {
-        let m = exp_log::core_terms::<L::Scalar>(N, sig, k, exp_plan);
+        let m = exp_log::horner_terms::<L::Scalar>(N, sig, k);
         let mut lo = k;
-        while lo > 1 && exp_log::core_terms::<L::Scalar>(N, sig, lo - 1, exp_plan) == m {
+        while lo > 1 && exp_log::horner_terms::<L::Scalar>(N, sig, lo - 1) == m {
             lo -= 1;
         }
         let cs = &c[lo..=k];
@@ -628,7 +616,7 @@ fn exp_block<L: FnLane, const N: usize>(xs: &[E<L::Scalar, N>], out: &mut [E<L::
         let zero = load_count::<L>(&zs).mask_ne(t_zero);
         select_e(zero, &rp, &expm1_exp_estrin_lanes(&rp))
     } else {
-        expm1_core_counts::<L, N>(&rp, &s, &zs, true)
+        expm1_core_counts::<L, N>(&rp, &s, &zs)
     };
     // Table step: j = 0: 1 + m; else T + T·m with T = e^{j/256}.
     let j0 = load_count::<L>(&js).mask_eq(t_zero);
@@ -699,7 +687,7 @@ fn expm1_small_block<L: FnLane, const N: usize>(
     let rp = load_e::<L, N>(&rps[..w]);
     let t0 = L::splat(<L::Scalar as FloatTerm>::ZERO);
     let none = t0.mask_ne(t0);
-    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, none, -1, false);
+    let m = L::expm1_core::<N>(&rp, load_count::<L>(&s), s_max, none, -1);
     for (l, o) in out.iter_mut().enumerate() {
         *o = E::from_normalized(lane_terms(&m, l));
     }
@@ -868,7 +856,7 @@ fn expm1_table_lanes<L: FnLane, const N: usize>(y: &[L; N], active: &[bool; MAX_
     for t in rp.iter_mut() {
         *t = *t * f;
     }
-    let m = expm1_core_counts::<L, N>(&rp, &s, &zs, false);
+    let m = expm1_core_counts::<L, N>(&rp, &s, &zs);
     let mut e = if any_c {
         let mut ds = [[t0; N]; MAX_WIDTH];
         let mut ts = [[t0; N]; MAX_WIDTH];
@@ -1469,9 +1457,8 @@ mod avx512 {
         s_max: i32,
         zero: M8,
         emax: i32,
-        exp_plan: bool,
     ) -> [F64x8; N] {
-        super::expm1_core_lanes::<F64x8, N>(rp, s, s_max, zero, emax, exp_plan)
+        super::expm1_core_lanes::<F64x8, N>(rp, s, s_max, zero, emax)
     }
 
     /// # Safety

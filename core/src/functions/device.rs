@@ -202,8 +202,8 @@ pub fn two_over_pi() -> [u64; 48] {
 /// - `LN2_CK`: [m, b] of ln's N = 2 combination (`exp_log::ln2_chunk_plan`; one list);
 /// - `CW_M`, `CW_C`, `CW_B`: the Cody–Waite reduction's plan (m chunks, 0 = not used; the
 ///   lower check 2^−c; |q| < 2^b);
-/// - `CONST`: [EXP_EMAX, EXP_TABLE_J, MAX_NEWTON, W_MAX, TABLE_TERMS, EXP_DD_F64_FROM,
-///   SIN_DD_F64_FROM, ATAN_DD_F64_FROM] (one each).
+/// - `CONST`: [EXP_EMAX, EXP_TABLE_J, MAX_NEWTON, W_MAX, TABLE_TERMS, SIN_DD_F64_FROM,
+///   ATAN_DD_F64_FROM] (one each).
 pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
     let p = T::PRECISION;
     let per_n = |f: &dyn Fn(usize) -> i64| -> Vec<i64> { (1..=8).map(f).collect() };
@@ -276,7 +276,6 @@ pub fn int_params<T: FloatTerm>() -> Vec<(&'static str, Vec<i64>)> {
                 super::exp_log::MAX_NEWTON as i64,
                 super::trig::trig_reduce::W_MAX as i64,
                 TABLE_TERMS as i64,
-                super::exp_log::EXP_DD_F64_FROM as i64,
                 super::trig::SIN_DD_F64_FROM as i64,
                 super::trig::ATAN_DD_F64_FROM as i64,
             ],

@@ -119,17 +119,13 @@
 //! 8–14 at 3, 15–17 at 2). The recurrence holds for *any* plan with 1 ≤ M_{k+1} ≤ M_k ≤ N
 //! (nothing above used the rule for M_k), and [`error_bound`] replays it with the plan the
 //! code runs.
-//! *exp's own plan* (f64, N = 2; `exp_horner_terms`): exp weights the core's error by
-//! |m|/(1 + m) ≤ 0.0040 (below), so it runs steps k ≥ 6 (`EXP_DD_F64_FROM`) at one term
-//! (plain f64 Horner of the high-order part; the general rule starts at k = 8) and steps
-//! 5..1 at two: d = 10, σ_N = 9 (η ≤ 2^−9(1 + 4u)), ω ≤ 2^−9.99, so the f64 steps add about
-//! ω⁵·4u ≤ 2^−101 to S of the core, 2^−109 after exp's weighting: exp's bound at f64 N = 2
-//! goes from 4.08u² to 4.09u² (the general plan stays for exp_m1 and for ln's Newton steps,
-//! which take the core's error unweighted). The straight-line `expm1_exp_dd` runs both
-//! plans at (f64, N = 2) operation for operation as the generic loop.
+//! (Until the fourteenth session exp had its own plan at f64 N = 2, steps k ≥ 6 at one term,
+//! justified by exp's weighting of the core's error; the Estrin core below replaced it.) The
+//! straight-line `expm1_exp_dd` runs the general plan at (f64, N = 2) operation for
+//! operation as the generic loop.
 //!
 //! *exp's core at f64 N = 2* (`expm1_exp_estrin`; CUDA `el_expm1_exp_estrin`; the batched
-//! lanes `expm1_exp_estrin_lanes`; replaces the plan above there, which stays for f32 and for
+//! lanes `expm1_exp_estrin_lanes`; replaces the Horner plan above there, which stays for f32 and for
 //! the general core). The Horner plan is a chain of five dependent double-word steps and two
 //! products; here, for |R| ≤ ρ = 2^−9 + 2^−16 (R the exact value of r̂: the table step's
 //! bound), e^R − 1 = R + R²·A + R⁴·B exactly with A = ½ + R/6, B = 1/24 + R·C,
@@ -465,7 +461,8 @@ fn expm1_reduced_with<T: FloatTerm, const N: usize>(r: &E<T, N>, emax: i32) -> E
     expm1_core_plan(r, emax, false)
 }
 
-/// The core with the Horner plan [`core_terms`]`(…, exp_plan)`.
+/// The core; `exp_plan`: as exp calls it (after its table step), which at (f64, N = 2) is
+/// [`expm1_exp_estrin`]; otherwise the Horner plan [`horner_terms`].
 fn expm1_core_plan<T: FloatTerm, const N: usize>(
     r: &E<T, N>,
     emax: i32,
@@ -479,7 +476,7 @@ fn expm1_core_plan<T: FloatTerm, const N: usize>(
         return if exp_plan {
             expm1_exp_estrin(r)
         } else {
-            expm1_exp_dd::<T, N, 8>(r, r0)
+            expm1_exp_dd::<T, N>(r, r0)
         };
     }
     let (d, sig) = cached_params::<T>(N, emax);
@@ -498,9 +495,9 @@ fn expm1_core_plan<T: FloatTerm, const N: usize>(
     ra[..N].copy_from_slice(rp.terms());
     let mut k = d - 1;
     while k >= 1 {
-        let m = core_terms::<T>(N, sig, k, exp_plan);
+        let m = horner_terms::<T>(N, sig, k);
         let mut lo = k;
-        while lo > 1 && core_terms::<T>(N, sig, lo - 1, exp_plan) == m {
+        while lo > 1 && horner_terms::<T>(N, sig, lo - 1) == m {
             lo -= 1;
         }
         let cs = &c[lo..=k];
@@ -528,43 +525,13 @@ fn expm1_core_plan<T: FloatTerm, const N: usize>(
     m
 }
 
-/// First Horner step of exp's own core at (f64, N = 2) that runs at one term
-/// ([`exp_horner_terms`]; module doc, "exp").
-pub(crate) const EXP_DD_F64_FROM: usize = 6;
-
-/// M_k of Horner step k of the core as exp calls it ([`exp_scaled`]; module doc, "exp"): at
-/// (f64, N = 2) steps k ≥ [`EXP_DD_F64_FROM`] at one term, the others at two (exp weights
-/// the core's error by |m|/(1 + m) ≤ 0.0040, so plain f64 suffices earlier than for the
-/// unweighted core); otherwise [`horner_terms`].
-pub(crate) fn exp_horner_terms<T: FloatTerm>(n: usize, sig: i32, k: usize) -> usize {
-    if n == 2 && T::PRECISION == 53 {
-        if k >= EXP_DD_F64_FROM {
-            1
-        } else {
-            2
-        }
-    } else {
-        horner_terms::<T>(n, sig, k)
-    }
-}
-
-/// M_k of the core: exp's plan ([`exp_horner_terms`]) or the general one ([`horner_terms`]).
-#[inline]
-pub(crate) fn core_terms<T: FloatTerm>(n: usize, sig: i32, k: usize, exp_plan: bool) -> usize {
-    if exp_plan {
-        exp_horner_terms::<T>(n, sig, k)
-    } else {
-        horner_terms::<T>(n, sig, k)
-    }
-}
-
-/// The core at (f64, N = 2, [`EXP_EMAX`]) as straight-line code: the same operations in the
-/// same order as the generic loop of [`expm1_core_plan`] (d = 10, σ_N = 9; Horner steps
-/// k ≥ `F` at one term, the others at two: `F` = 8 is [`horner_terms`], `F` =
-/// [`EXP_DD_F64_FROM`] is [`exp_horner_terms`]), so the same bits, without the generic loops
-/// and tables.
+/// The general core at (f64, N = 2, [`EXP_EMAX`]) (ln's Newton steps) as straight-line
+/// code: the same operations in the same order as the generic loop of [`expm1_core_plan`]
+/// (d = 10, σ_N = 9; Horner steps k ≥ 8 at one term, the others at two, as
+/// [`horner_terms`]), so the same bits, without the generic loops and tables.
 #[inline(always)]
-fn expm1_exp_dd<T: FloatTerm, const N: usize, const F: usize>(r: &E<T, N>, r0: f64) -> E<T, N> {
+fn expm1_exp_dd<T: FloatTerm, const N: usize>(r: &E<T, N>, r0: f64) -> E<T, N> {
+    const F: usize = 8;
     const SIG: i32 = 9;
     const D: usize = 10;
     // c_k = 10!/k! for k = 9, …, 1.
@@ -1625,11 +1592,6 @@ pub(crate) fn expm1_core_log<T: FloatTerm>(t: &Tier) -> f64 {
 
 /// As [`expm1_core_log`] for ilogb(r̂₀) + 1 ≤ `emax` (at most σ_N + emax doublings).
 fn expm1_core_log_with<T: FloatTerm>(t: &Tier, emax: i32) -> f64 {
-    expm1_core_log_plan::<T>(t, emax, false)
-}
-
-/// As [`expm1_core_log_with`] with the Horner plan [`core_terms`]`(…, exp_plan)`.
-fn expm1_core_log_plan<T: FloatTerm>(t: &Tier, emax: i32, exp_plan: bool) -> f64 {
     let (d, sig) = cached_params::<T>(t.n, emax);
     let eta = p2(-sig) * (1.0 + 4.0 * t.u);
     // Truncation.
@@ -1645,7 +1607,7 @@ fn expm1_core_log_plan<T: FloatTerm>(t: &Tier, emax: i32, exp_plan: bool) -> f64
     for k in (1..d).rev() {
         // Step k at M_k terms: its add and mul, and r′ cut to M_k terms (the tail of an
         // ulp-nonoverlapping expansion after M terms is below (2u)^M/(1 − 2u) of the lead).
-        let m = core_terms::<T>(t.n, sig, k, exp_plan);
+        let m = horner_terms::<T>(t.n, sig, k);
         let cut = if m < t.n {
             1.01 * (2.0 * t.u).powi(m as i32)
         } else {
@@ -1704,7 +1666,7 @@ pub(crate) fn exp_rel<T: FloatTerm>(t: &Tier) -> f64 {
         // exp's own core at f64 N = 2 (`expm1_exp_estrin`).
         expm1_exp_estrin_rel(t)
     } else {
-        ex(expm1_core_log_plan::<T>(t, EXP_EMAX, true))
+        ex(expm1_core_log_with::<T>(t, EXP_EMAX))
     };
     let j0 = dr0 + lg(t.a) + 0.0040 * core;
     // j ≠ 0: r̂₂ rounded once (|r₂| ≤ 0.00197), the table (u^N(1 + u)), T·m̂ (μ) weighted by

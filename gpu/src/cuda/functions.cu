@@ -206,9 +206,7 @@ __device__ __forceinline__ void el_params(int n, int emax, int &d, int &sig) {
     }
 }
 
-__device__ __forceinline__ int el_horner_terms(int n, int sig, int k, bool exp_plan) {
-    // exp's own plan at (f64, N = 2) (exp_log.rs `exp_horner_terms`).
-    if (exp_plan && n == 2 && T_PREC == 53) return k >= FP_EXP_DD_F64_FROM ? 1 : 2;
+__device__ __forceinline__ int el_horner_terms(int n, int sig, int k) {
     int a = (k - 1) * sig - 4;
     int drop = (a > 0 ? a : 0) / (T_PREC - 1);
     int m = n - drop;
@@ -267,8 +265,8 @@ template <int M> __device__ __forceinline__ X<M> el_expm1_exp_estrin(const X<M> 
 }
 
 // e^r - 1 for ilogb(r0) + 1 <= emax (-1 or FP_EXP_EMAX): Taylor polynomial of r*2^-s, then s
-// doublings m <- m(m + 2); exp_plan: exp's own Horner plan (exp_log.rs `expm1_core_plan`; at
-// f64 M = 2 exp's own core is el_expm1_exp_estrin).
+// doublings m <- m(m + 2); exp_plan: as exp calls it (exp_log.rs `expm1_core_plan`), which at
+// f64 M = 2 is el_expm1_exp_estrin.
 template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &r, int emax, bool exp_plan = false) {
     double r0 = fn_hi(r);
     if (r0 == 0.0) return r;
@@ -294,9 +292,9 @@ template <int M> __device__ __noinline__ X<M> el_expm1_reduced_with(const X<M> &
     for (int k = 0; k < M; ++k) ra[k] = rp.t[k];
     int k = d - 1;
     while (k >= 1) {
-        int m = el_horner_terms(M, sig, k, exp_plan);
+        int m = el_horner_terms(M, sig, k);
         int lo = k;
-        while (lo > 1 && el_horner_terms(M, sig, lo - 1, exp_plan) == m) lo -= 1;
+        while (lo > 1 && el_horner_terms(M, sig, lo - 1) == m) lo -= 1;
         const double *cs = c + lo;
         int cnt = k - lo + 1;
         switch (m) {
