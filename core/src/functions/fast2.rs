@@ -28,6 +28,10 @@
 //! were also checked against the accurate tier's operations on 5·10⁶ result words of all
 //! functions (f64 N = 1, 2, 3, f32 N = 1, 2: identical).
 //!
+//! *[`add_small`]* (and [`sub_small`]) is not a shortcut of the accurate tier: a cheaper sum
+//! for a correction proven small against the value it is added to, with its own derived
+//! bound ([`add_small_rel_bound`]).
+//!
 //! *[`round_sum`]* is the rounding of an exact sum that the reductions of exp, ln and the
 //! trigonometric functions use; at N = 2 it is the certified renormalisation (not bit for bit
 //! the exact accumulation; the same proven bound ρ: see its doc and
