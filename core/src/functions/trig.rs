@@ -792,28 +792,26 @@ fn atan_table_bound_with<T: FloatTerm>(n: usize, num: f64, kd: f64) -> f64 {
         // Series, table and sum in fixed point: its own derivation (`atan_fixed.rs`).
         return super::atan_fixed::atan_fixed_bound(n, theta);
     }
-    if atan_dd_series_path::<T>(n) {
-        // f64 N = 2: the fixed series' own β (module doc, "Series at f64 N = 2").
-        let beta = cat(theta, atan_series_dd_bound());
-        let m = 2.0001;
-        let sum = o.coef.max(beta).max(m * o.coef + (m - 1.0) * beta);
-        return cat(sum, o.add);
-    }
-    let tb = atan_tab_t_bound();
-    let eta = if n == 2 {
-        let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
-        horner_bound::<T>(
-            atan_tab_steps(T::PRECISION, n),
-            |j| tb * tb * (2 * j + 1) as f64 / (2 * j + 3) as f64,
-            step,
-            o.add,
-            |j| j >= ATAN_TAB_ONE_FROM,
-        )
+    // β: atan(t̂) = atan(t)(1 + θ), then the series: at f64 N = 2 the fixed series' own
+    // β_series (module doc, "Series at f64 N = 2"), else η₀, the product t·p₀, truncation τ.
+    let beta = if atan_dd_series_path::<T>(n) {
+        cat(theta, atan_series_dd_bound())
     } else {
-        atan_tab_series_bound::<T>(n)
+        let tb = atan_tab_t_bound();
+        let eta = if n == 2 {
+            let step = cat(cat(o.mul, o.mul), cat(o.mul, o.coef));
+            horner_bound::<T>(
+                atan_tab_steps(T::PRECISION, n),
+                |j| tb * tb * (2 * j + 1) as f64 / (2 * j + 3) as f64,
+                step,
+                o.add,
+                |j| j >= ATAN_TAB_ONE_FROM,
+            )
+        } else {
+            atan_tab_series_bound::<T>(n)
+        };
+        cat(theta, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)))
     };
-    // β: atan(t̂) = atan(t)(1 + θ), then the series (η₀, the product t·p₀, truncation τ).
-    let beta = cat(theta, cat(cat(eta, o.mul), trunc_target(T::PRECISION, n)));
     // α: the table's first N terms, u^N(1 + u). Sum: same signs ≤ max(α, β); opposite signs
     // (z < c_j) ≤ m·α + (m − 1)·β with m = atan(c_j)/atan(z) ≤ j/(j − ½)/(1 − u) ≤ 2.0001.
     let alpha = o.coef;
