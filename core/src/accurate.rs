@@ -21,7 +21,8 @@
 //!   Alg. 4 with the terms interleaved. Multiplication: products of order ≤ N − 2 exact, the
 //!   leading parts of order N − 1 exact, the errors of order N − 1 and the products of order N
 //!   accumulated into one term, the rest dropped; the list gets one extra VecSum before the
-//!   certified renormalisation (see `fast_mul`). Division: long division with N + 1 digits,
+//!   certified renormalisation (see `fast_mul`). Squaring: the same with each symmetric
+//!   product 2x_i·x_j taken once (`sqr_list`). Division: long division with N + 1 digits,
 //!   each remainder R − d·y formed exactly and rounded to N terms. Square root: N corrections
 //!   of the f64 square root, each remainder x − s² updated exactly and rounded to N terms. No
 //!   heap, fixed-size arrays.
@@ -291,10 +292,24 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
     }
 
-    /// Accurate square, same bound as [`Self::mul`].
+    /// Accurate square, same bound as [`Self::mul`] ([`crate::bounds::mul_rel_bound`]). For
+    /// N ≤ 2 it is `self.mul(self)`; for N ≥ 3 its term list takes each symmetric product
+    /// 2x_i·x_j once ([`sqr_list`]: 37 terms instead of the product's 65 at N = 8), so it
+    /// costs about 60% of a multiplication and may differ from `self.mul(self)` in the last
+    /// bits (both within the bound).
     #[inline]
     pub fn sqr(&self) -> Self {
-        self.mul(self)
+        if N <= 2 {
+            return self.mul(self);
+        }
+        let naive = lead_or_nonfinite(self) * lead_or_nonfinite(self);
+        if !naive.is_finite() {
+            return Self::from_term(naive);
+        }
+        match fast_sqr(&self.terms) {
+            Some(out) => settle(out, naive),
+            None => reference_mul(self, self),
+        }
     }
 
     /// Accurate multiplication by a machine number; relative error ≤
@@ -584,6 +599,75 @@ pub(crate) fn mul_list<L: Lane, const N: usize>(x: &[L; N], y: &[L; N], v: &mut 
     len + 1
 }
 
+/// Number of symmetric products of order k in a square: x_i·x_{k−i} for i ≤ k − i.
+const fn sqr_products(k: usize) -> usize {
+    k / 2 + 1
+}
+
+/// The exact term list of [`Expansion::sqr`]'s fast path for N ≥ 3, into `v`; returns its
+/// length. [`mul_list`] with each symmetric pair x_i·x_j + x_j·x_i (i < j) taken once as
+/// 2ProdFMA(2x_i, x_j) (the doubling exact: when x₀² is finite no |2x_i| overflows) and x_i²
+/// for i = j: products of order k ≤ N − 2 exact (both parts: the k/2 + 1 leading parts of
+/// order k, then the errors of order k − 1), the leading parts of order N − 1 exact, the
+/// errors of order N − 1 and the products of order N accumulated into one machine number t,
+/// orders > N dropped. The same exact values as the product's list, grouped, so the same
+/// proof and bound (`bounds::mul_rel_bound`, "Squaring"). 7, 11, 16, 22, 29, 37 terms for
+/// N = 3..8 (the product's N² + 1: 10 … 65). Written over lanes like [`mul_list`].
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+pub(crate) fn sqr_list<L: Lane, const N: usize>(x: &[L; N], v: &mut [L; 65]) -> usize {
+    let mut d = [L::splat(<L::Scalar as FloatTerm>::ZERO); N]; // d[i] = 2·x[i] (exact)
+    for i in 0..N {
+        d[i] = x[i] + x[i];
+    }
+    let mut errs = [L::splat(<L::Scalar as FloatTerm>::ZERO); 4];
+    // Block k (order k) starts at `base`: its leading parts, then the errors of order k − 1.
+    // Each error is written straight to its place in the next block (see `mul_list`).
+    let mut base = 0;
+    for k in 0..N {
+        let prev = if k == 0 { 0 } else { sqr_products(k - 1) };
+        let next_base = base + sqr_products(k) + prev;
+        let next_errs = next_base + sqr_products(k + 1);
+        for i in 0..sqr_products(k) {
+            let j = k - i;
+            let (p, e) = if i < j {
+                two_prod(d[i], x[j])
+            } else {
+                two_prod(x[i], x[i])
+            };
+            v[base + i] = p;
+            if k + 1 < N {
+                v[next_errs + i] = e;
+            } else {
+                errs[i] = e;
+            }
+        }
+        base = next_base;
+    }
+    // errs[..q] now holds the errors of order N − 1; then the products of order N.
+    let q = sqr_products(N - 1);
+    let mut t = errs[0];
+    for i in 1..q {
+        t = t + errs[i];
+    }
+    for i in 1..=N / 2 {
+        let j = N - i;
+        t = if i < j { d[i] } else { x[i] }.mul_add(x[j], t);
+    }
+    v[base] = t;
+    base + 1
+}
+
+/// Fast path of [`Expansion::sqr`] for N ≥ 3 ([`sqr_list`], then as [`fast_mul`]); `None`
+/// when the certificate fails.
+#[inline(always)]
+fn fast_sqr<T: FloatTerm, const N: usize>(x: &[T; N]) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 65];
+    let len = sqr_list(x, &mut v);
+    vec_sum(&mut v[..len]);
+    certified_round::<T, N>(&mut v[..len])
+}
+
 /// Fast path of [`Expansion::mul`] for N ≥ 3 ([`mul_list`], one VecSum pass, then the
 /// certified renormalisation); `None` when the certificate fails.
 ///
@@ -633,7 +717,7 @@ fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
     certified_round::<T, N>(&mut v[..2 * N])
 }
 
-/// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"mul_term"` with
+/// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"sqr"` of x, `"mul_term"` with
 /// `y`'s leading term, `"div"`, `"sqrt"` of a positive `x`) on finite operands with N ≥ 3 (N ≥ 2 for `"div"` and `"sqrt"`): `None`
 /// when its run-time certificate fails and the operation would use its exact reference.
 /// For tests and statistics (how often the fallback runs); the results of `Some` are not
@@ -646,6 +730,7 @@ pub fn fast_path_only<T: FloatTerm, const N: usize>(
     let out = match op {
         "add" => fast_add(&x.terms, &y.terms),
         "mul" => fast_mul(&x.terms, &y.terms),
+        "sqr" => fast_sqr(&x.terms),
         "mul_term" => fast_mul_term(&x.terms, y.terms[0]),
         "div" => fast_div(&x.terms, &y.terms),
         "sqrt" if x.terms[0] > T::ZERO => fast_sqrt(&x.terms, x.terms[0].sqrt()),

@@ -7,7 +7,7 @@
 //! (issue 18). Here lane l of a [`MaskedLane`] value is operation l.
 //!
 //! How, and why the results are identical: every scalar operation for N ≥ 3 (`fast_add`,
-//! `fast_add_term`, `fast_mul`, `fast_mul_term` in [`crate::accurate`]; `sqr` is `mul(x, x)`)
+//! `fast_add_term`, `fast_mul`, `fast_sqr`, `fast_mul_term` in [`crate::accurate`])
 //! builds a list of machine numbers with error-free transforms (`fast_mul` then runs one
 //! VecSum over it), then `certified_round`: up to
 //! three passes of VecSum + VecSumErrBranch, each followed by a run-time certificate, and the
@@ -376,6 +376,25 @@ pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
     (settle_lanes(out, naive), ok.and(cert))
 }
 
+/// Lane version of `Expansion::sqr` for N ≥ 3 (`fast_sqr`: the same list,
+/// [`crate::accurate::sqr_list`]).
+#[inline(always)]
+pub(crate) fn sqr_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    v: &mut [L; LIST_CAP],
+) -> ([L; N], L::Mask) {
+    let naive = x[0] * x[0];
+    let ok = and_finite(naive.finite_mask(), x);
+    let mut len = crate::accurate::sqr_list(x, v);
+    let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
+    if x[N - 1].mask_eq(zero).all() {
+        len = drop_zero_items(&mut v[..len]);
+    }
+    vec_sum_lanes(&mut v[..len]);
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
 /// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`: the same list,
 /// [`crate::accurate::mul_term_list`]).
 #[inline(always)]
@@ -460,10 +479,11 @@ pub(crate) fn op_lanes_in<L: MaskedLane, const N: usize>(
     let (mut res, ok) = match op {
         AccOp::Add => add_lanes(x, y, v),
         AccOp::Mul => mul_lanes(x, y, v),
+        AccOp::Sqr => sqr_lanes(x, v),
         AccOp::AddTerm => add_term_lanes(x, y[0], v),
         AccOp::MulTerm => mul_term_lanes(x, y[0], v),
-        // Not reached: callers pass Add with −y and Mul with y = x (see `op_slices`).
-        AccOp::Sub | AccOp::Sqr => unreachable!("op_lanes: Sub and Sqr are mapped to Add, Mul"),
+        // Not reached: callers pass Add with −y (see `op_slices`).
+        AccOp::Sub => unreachable!("op_lanes: Sub is mapped to Add"),
     };
     fix_lanes(op, ok, &mut res, x, y);
     res
@@ -592,11 +612,10 @@ pub(crate) fn op_slices_with<L: MaskedLane, const N: usize>(
             }
             _ => load_block::<L, N>(ys, k0),
         };
-        // x.sub(y) is x.add(−y) and x.sqr() is x.mul(x), bit for bit (accurate.rs): one
-        // lane body each for add and mul keeps the compiled code small.
+        // x.sub(y) is x.add(−y), bit for bit (accurate.rs): one lane body for both keeps
+        // the compiled code small.
         let (op_on_lanes, y) = match op {
             AccOp::Sub => (AccOp::Add, neg_lanes(&y)),
-            AccOp::Sqr => (AccOp::Mul, y),
             other => (other, y),
         };
         let r = lane_op(op_on_lanes, &x, &y, &mut list);
@@ -612,7 +631,7 @@ pub(crate) fn op_slices_with<L: MaskedLane, const N: usize>(
 }
 
 /// One accurate Hénon step of every lane, in the order of [`crate::henon_step`] on
-/// `Expansion<_, N>`: x² = x.mul(x); t = x².mul(a); u = y.add_term(1); x' = u.add(−t);
+/// `Expansion<_, N>`: x² = x.sqr(); t = x².mul(a); u = y.add_term(1); x' = u.add(−t);
 /// y' = x.mul(b).
 #[inline(always)]
 fn henon_step_lanes<L: MaskedLane, const N: usize>(
@@ -625,7 +644,7 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
 ) {
     let mut one = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
     one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
-    let x2 = lane_op(AccOp::Mul, x, x, v);
+    let x2 = lane_op(AccOp::Sqr, x, x, v);
     let t = lane_op(AccOp::Mul, &x2, pa, v);
     let u = lane_op(AccOp::AddTerm, y, &one, v);
     let nx = lane_op(AccOp::Add, &u, &neg_lanes(&t), v);

@@ -133,6 +133,15 @@ pub fn add_rel_bound<T: FloatTerm>(n: usize) -> f64 {
 ///   < ulp of the last term), or falls back to the exact reference `reference_mul` (orders
 ///   < N exact, order N rounded: error ≤ (N − 1)u(2u)^N P + 2Nu(2u)^N P, within the same
 ///   ε_p); either way it adds ρ_N: bound ρ_N + ε_p(1 + ρ_N).
+/// - Squaring, N ≥ 3 (`Expansion::sqr`, `accurate::sqr_list`): the same split of x·x with
+///   each symmetric pair x_i·x_j + x_j·x_i (i < j) taken once as 2ProdFMA(2x_i, x_j). The
+///   doubling is exact (x₀² finite, so |2x_i| ≤ 2|x₀| does not overflow) and 2ProdFMA splits
+///   2x_i·x_j exactly as it splits x_i·x_j, so the exact orders are the same values, grouped.
+///   The accumulated term t now sums ⌈N/2⌉ errors of order N − 1 and ⌊N/2⌋ products of
+///   order N: m ≤ N + 1 ≤ 2N − 1 quantities whose magnitudes total no more than the product's
+///   (|2x_i x_j| = |x_i y_j| + |x_j y_i| with y = x), so γ_{m−1} ≤ γ_{2N−2} keeps the error of
+///   t within the product's 3N²u(2u)^N P; the dropped orders > N are the same. The
+///   renormalisation and its fallback (`reference_mul(x, x)`) are the product's. Same bound.
 pub fn mul_rel_bound<T: FloatTerm>(n: usize) -> f64 {
     let u = unit::<T>();
     match n {

@@ -1,4 +1,4 @@
-//! The fast paths of the accurate tier (N ≥ 3 add, mul, mul_term; N ≥ 2 div, sqrt), on their
+//! The fast paths of the accurate tier (N ≥ 3 add, mul, sqr, mul_term; N ≥ 2 div, sqrt), on their
 //! own:
 //! every result they certify is checked against MPFR at 2400 bits (documented bound and the
 //! ulp-nonoverlapping invariant), and the exact references (`accurate::reference_*`) are
@@ -12,9 +12,9 @@ use rug::Float;
 
 fn check<T: FloatTerm, const N: usize>(pairs: usize) {
     let mut rng = SplitMix(0xFA57_0000 + 31 * N as u64 + T::PRECISION as u64);
-    let ops = ["add", "mul", "mul_term", "div", "sqrt"];
-    let mut fails = [[0u64; 5]; 2];
-    let mut total = [[0u64; 5]; 2];
+    let ops = ["add", "mul", "sqr", "mul_term", "div", "sqrt"];
+    let mut fails = [[0u64; 6]; 2];
+    let mut total = [[0u64; 6]; 2];
     for case in 0..pairs {
         // Scenario 0: well-scaled random operands near 1; 1: adversarial mixtures.
         let sc = case % 2;
@@ -51,13 +51,14 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
             let want = match *op {
                 "add" => Float::with_val(PREC, &xr + &yr),
                 "mul" => Float::with_val(PREC, &xr * &yr),
+                "sqr" => Float::with_val(PREC, xr.square_ref()),
                 "mul_term" => Float::with_val(PREC, &xr * &exact(&y0)),
                 "sqrt" => Float::with_val(PREC, xr.abs_ref()).sqrt(),
                 _ => Float::with_val(PREC, &xr / &yr),
             };
             let bound = match *op {
                 "add" => bounds::add_rel_bound::<T>(N),
-                "mul" => bounds::mul_rel_bound::<T>(N),
+                "mul" | "sqr" => bounds::mul_rel_bound::<T>(N),
                 "mul_term" => bounds::mul_term_rel_bound::<T>(N),
                 "sqrt" => bounds::sqrt_rel_bound::<T>(N),
                 _ => bounds::div_rel_bound::<T>(N),
@@ -65,6 +66,7 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
             let reference = match *op {
                 "add" => accurate::reference_add(&x, &y),
                 "mul" => accurate::reference_mul(&x, &y),
+                "sqr" => accurate::reference_mul(&x, &x),
                 "mul_term" => accurate::reference_mul_term(&x, y.hi()),
                 "sqrt" => accurate::reference_sqrt(&x.abs()),
                 _ => accurate::reference_div(&x, &y),
@@ -76,6 +78,8 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
             total[sc][k] += 1;
             let fast = if *op == "sqrt" {
                 accurate::fast_path_only(op, &x.abs(), &y)
+            } else if *op == "sqr" {
+                accurate::fast_path_only(op, &x, &x)
             } else {
                 accurate::fast_path_only(op, &x, &y)
             };
@@ -114,8 +118,8 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
         total[0],
         total[1]
     );
-    for k in 0..5 {
-        if N < 3 && k < 3 {
+    for k in 0..6 {
+        if N < 3 && k < 4 {
             continue;
         }
         assert!(total[0][k] > 0 && total[1][k] > 0, "no in-range cases");

@@ -126,6 +126,13 @@ pub(crate) fn mul_e<T: FloatTerm, const N: usize>(
     a.mul(b)
 }
 
+/// See [`add_e`]. The square (its own term list at N ≥ 3, as `arr_sqr` and the
+/// sum of squares on the GPU: `acc_sqr_reg`).
+#[inline(never)]
+pub(crate) fn sqr_e<T: FloatTerm, const N: usize>(a: &Expansion<T, N>) -> Expansion<T, N> {
+    a.sqr()
+}
+
 /// See [`add_e`]. `sub`, `add_term`, `div_term` and `recip` are these operations on a negated
 /// operand, `from_term` and `one()` (their definitions in expanse-core), so they call these.
 #[inline(never)]
@@ -308,7 +315,7 @@ pub(crate) fn map_unary(op: UnOp, a: &Raw) -> Raw {
             match op {
                 UnOp::Neg => p.neg(),
                 UnOp::Abs => p.abs(),
-                UnOp::Sqr => mul_e(&p, &p),
+                UnOp::Sqr => sqr_e(&p),
                 UnOp::Sqrt => p.sqrt(),
                 UnOp::Recip => div_e(&Expansion::one(), &p),
             }
@@ -507,7 +514,7 @@ fn reduce_impl<T: ArrayTerm, const N: usize>(
             len,
             |i| {
                 let p = at::<T, N>(x, len, i);
-                let e = mul_e(&p, &p);
+                let e = sqr_e(&p);
                 SumV {
                     e,
                     a: 0.0,

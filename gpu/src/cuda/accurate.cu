@@ -449,6 +449,57 @@ template <int M> __device__ __forceinline__ void ac_mul_list(const X<M> &x, cons
     v[M * M] = t;
 }
 
+// sqr_list (accurate.rs): the square's list, each symmetric product 2x_i·x_j (i < j) once as
+// 2ProdFMA(2x_i, x_j), x_i^2 for i = j; block k = the k/2 + 1 leading parts of order k, then
+// the errors of order k - 1; the last entry the errors of order M - 1 and the products of order
+// M accumulated into one term. ac_sqr_len<M>() entries (7, 11, ..., 37 for M = 3..8).
+__host__ __device__ constexpr int ac_sqr_products(int k) { return k / 2 + 1; }
+template <int M> __host__ __device__ constexpr int ac_sqr_len() {
+    int len = 1;
+    for (int k = 0; k < M; ++k) len += ac_sqr_products(k) + (k == 0 ? 0 : ac_sqr_products(k - 1));
+    return len;
+}
+template <int M> __device__ __forceinline__ void ac_sqr_list(const X<M> &x, T (&v)[ac_sqr_len<M>()]) {
+    T d[M];
+#pragma unroll
+    for (int i = 0; i < M; ++i) d[i] = x.t[i] + x.t[i];
+    T errs[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) errs[i] = T(0);
+    int base = 0;
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+        const int next_base = base + ac_sqr_products(k) + (k == 0 ? 0 : ac_sqr_products(k - 1));
+        const int next_errs = next_base + ac_sqr_products(k + 1);
+#pragma unroll
+        for (int i = 0; i < ac_sqr_products(k); ++i) {
+            const int j = k - i;
+            T p, e;
+            if (i < j) {
+                two_prod(d[i], x.t[j], p, e);
+            } else {
+                two_prod(x.t[i], x.t[i], p, e);
+            }
+            v[base + i] = p;
+            if (k + 1 < M) {
+                v[next_errs + i] = e;
+            } else {
+                errs[i] = e;
+            }
+        }
+        base = next_base;
+    }
+    T t = errs[0];
+#pragma unroll
+    for (int i = 1; i < ac_sqr_products(M - 1); ++i) t = t + errs[i];
+#pragma unroll
+    for (int i = 1; i <= M / 2; ++i) {
+        const int j = M - i;
+        t = fma(i < j ? d[i] : x.t[i], x.t[j], t);
+    }
+    v[base] = t;
+}
+
 // fast_mul_term: the N exact products ordered by magnitude (p0, p1, e0, p2, e1, ...).
 template <int M> __device__ __forceinline__ void ac_mul_term_list(const X<M> &x, T t, T (&v)[2 * M]) {
     T prev_e = T(0);
@@ -480,6 +531,14 @@ template <int M> __device__ ACC_HEAVY bool ac_fast_mul(const X<M> &x, const X<M>
     ac_mul_list<M>(x, y, v);
     ac_vec_sum(v, M * M + 1);
     return ac_certified_round<M>(v, M * M + 1, out);
+}
+
+// fast_sqr: as ac_fast_mul on the square's list.
+template <int M> __device__ ACC_HEAVY bool ac_fast_sqr(const X<M> &x, T *out) {
+    T v[ac_sqr_len<M>()];
+    ac_sqr_list<M>(x, v);
+    ac_vec_sum(v, ac_sqr_len<M>());
+    return ac_certified_round<M>(v, ac_sqr_len<M>(), out);
 }
 
 template <int M> __device__ ACC_HEAVY bool ac_fast_mul_term(const X<M> &x, T t, T *out) {
@@ -737,7 +796,23 @@ template <int M> __device__ X<M> ac_mul(const X<M> &x, const X<M> &y) {
     return x_from<M>(naive);
 }
 
-template <int M> __device__ __forceinline__ X<M> ac_sqr(const X<M> &x) { return ac_mul<M>(x, x); }
+// Expansion::sqr: ac_mul(x, x) for M <= 2; its own list (ac_fast_sqr) for M >= 3, with the
+// product's exact reference as the fallback.
+template <int M> __device__ ACC_HEAVY X<M> ac_sqr_general(const X<M> &x, T naive) {
+    T out[M];
+    if (ac_fast_sqr<M>(x, out)) return ac_settle<M>(out, naive);
+    return ac_reference_mul<M>(x, x);
+}
+
+template <int M> __device__ X<M> ac_sqr(const X<M> &x) {
+    if constexpr (M <= 2) {
+        return ac_mul<M>(x, x);
+    } else {
+        T naive = ac_lead(x) * ac_lead(x);
+        if (!t_finite(naive)) return x_from<M>(naive);
+        return ac_sqr_general<M>(x, naive);
+    }
+}
 
 template <int M> __device__ ACC_HEAVY X<M> ac_mul_term_general(const X<M> &x, T t, T naive) {
     T out[M];
@@ -944,6 +1019,13 @@ template <int M> __device__ __forceinline__ bool ar_fast_mul(const X<M> &x, cons
     return ar_certified_round<M, M * M + 1>(v, out);
 }
 
+template <int M> __device__ __forceinline__ bool ar_fast_sqr(const X<M> &x, T (&out)[M]) {
+    T v[ac_sqr_len<M>()];
+    ac_sqr_list<M>(x, v);
+    ar_vec_sum<ac_sqr_len<M>()>(v);
+    return ar_certified_round<M, ac_sqr_len<M>()>(v, out);
+}
+
 template <int M> __device__ __forceinline__ bool ar_fast_mul_term(const X<M> &x, T t, T (&out)[M]) {
     T v[2 * M];
     ac_mul_term_list<M>(x, t, v);
@@ -977,6 +1059,20 @@ template <int M> __device__ __forceinline__ X<M> ac_mul_reg(const X<M> &x, const
         if (ar_fast_mul<M>(x, y, out)) return ar_settle<M>(out, naive);
         ACC_REG_NOTE(4);
         return ac_reference_mul<M>(x, y);
+    }
+}
+
+// ac_sqr, register-resident for M >= 3.
+template <int M> __device__ __forceinline__ X<M> ac_sqr_reg(const X<M> &x) {
+    if constexpr (M < 3) {
+        return ac_sqr<M>(x);
+    } else {
+        const T naive = ac_lead(x) * ac_lead(x);
+        if (!t_finite(naive)) return x_from<M>(naive);
+        T out[M];
+        if (ar_fast_sqr<M>(x, out)) return ar_settle<M>(out, naive);
+        ACC_REG_NOTE(4);
+        return ac_reference_mul<M>(x, x);
     }
 }
 
@@ -1046,7 +1142,7 @@ static __device__ __forceinline__ E acc_add_reg(const E &a, const E &b) { return
 static __device__ __forceinline__ E acc_sub_reg(const E &a, const E &b) { return e_of(ac_sub_reg<NT>(x_of(a), x_of(b))); }
 static __device__ __forceinline__ E acc_add_term_reg(const E &a, T t) { return e_of(ac_add_reg<NT>(x_of(a), x_from<NT>(t))); }
 static __device__ __forceinline__ E acc_mul_reg(const E &a, const E &b) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(b))); }
-static __device__ __forceinline__ E acc_sqr_reg(const E &a) { return e_of(ac_mul_reg<NT>(x_of(a), x_of(a))); }
+static __device__ __forceinline__ E acc_sqr_reg(const E &a) { return e_of(ac_sqr_reg<NT>(x_of(a))); }
 static __device__ __forceinline__ E acc_mul_term_reg(const E &a, T t) { return e_of(ac_mul_term_reg<NT>(x_of(a), t)); }
 static __device__ __forceinline__ int acc_cmp_reg(const E &a, const E &b) { return ac_cmp_reg<NT>(x_of(a), x_of(b)); }
 
