@@ -74,8 +74,10 @@ const MAX_WIDTH: usize = 8;
 pub(crate) enum Op {
     /// `x.add(y)` (`x.sub(y)` is `x.add(−y)`, bit for bit)
     Add,
-    /// `x.mul(y)` (`x.sqr()` is `x.mul(x)`)
+    /// `x.mul(y)`
     Mul,
+    /// `x.sqr()` (`y` is `x`; at N ≤ 2 this is `x.mul(x)`, from N = 3 its own term list)
+    Sqr,
     /// `x.add_term(y[0])`
     AddTerm,
 }
@@ -88,6 +90,7 @@ fn scalar_op<T: FloatTerm, const M: usize>(op: Op, x: &E<T, M>, y: &E<T, M>) -> 
     match op {
         Op::Add => x.add(y),
         Op::Mul => x.mul(y),
+        Op::Sqr => x.sqr(),
         Op::AddTerm => x.add_term(y.terms()[0]),
     }
 }
@@ -105,7 +108,7 @@ fn op_dw<L: MaskedLane, const M: usize>(op: Op, x: &[L; M], y: &[L; M]) -> [L; M
         _ => (y[0], y[M - 1]),
     };
     let (naive, (h, l)) = match op {
-        Op::Mul => (x0 * y0, crate::dw::mul_dw((x0, x1), (y0, y1))),
+        Op::Mul | Op::Sqr => (x0 * y0, crate::dw::mul_dw((x0, x1), (y0, y1))),
         _ => (x0 + y0, crate::dw::add_dw((x0, x1), (y0, y1))),
     };
     let ok = x0
@@ -157,7 +160,7 @@ fn op_m<L: FnLane, const M: usize>(op: Op, x: &[L; M], y: &[L; M]) -> [L; M] {
         // The N = 1 operations are the IEEE ones on the leading terms.
         let mut r = *x;
         r[0] = match op {
-            Op::Mul => x[0] * y[0],
+            Op::Mul | Op::Sqr => x[0] * y[0],
             Op::Add | Op::AddTerm => x[0] + y[0],
         };
         return r;
@@ -175,6 +178,7 @@ fn acc_op<L: MaskedLane, const M: usize>(op: Op, x: &[L; M], y: &[L; M]) -> [L; 
     let acc = match op {
         Op::Add => AccOp::Add,
         Op::Mul => AccOp::Mul,
+        Op::Sqr => AccOp::Sqr,
         Op::AddTerm => AccOp::AddTerm,
     };
     op_lanes::<L, M>(acc, x, y)
@@ -347,6 +351,11 @@ fn add<L: FnLane, const M: usize>(x: &[L; M], y: &[L; M]) -> [L; M] {
 #[inline(always)]
 fn mul<L: FnLane, const M: usize>(x: &[L; M], y: &[L; M]) -> [L; M] {
     op_m(Op::Mul, x, y)
+}
+
+#[inline(always)]
+fn sqr<L: FnLane, const M: usize>(x: &[L; M]) -> [L; M] {
+    op_m(Op::Sqr, x, x)
 }
 
 #[inline(always)]
@@ -553,8 +562,8 @@ fn expm1_exp_estrin_lanes<L: FnLane, const N: usize>(r: &[L; N]) -> [L; N] {
     let b = add_small_lanes(&splat_e(&inv_fact::<L::Scalar, N>(4)), &mul(r, &c));
     let half = term::<L, N>(<L::Scalar as FloatTerm>::from_f64(0.5));
     let a = add_small_lanes(&half, &mul(r, &splat_e(&inv_fact::<L::Scalar, N>(3))));
-    let r2 = mul(r, r);
-    let r4 = mul(&r2, &r2);
+    let r2 = sqr(r);
+    let r4 = sqr(&r2);
     let m1 = add_small_lanes(r, &mul(&r2, &a));
     add_small_lanes(&m1, &mul(&r4, &b))
 }
@@ -1071,7 +1080,7 @@ fn sin_cos_block<L: FnLane, const N: usize>(
         r
     };
     let one = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
-    let a2 = mul(&a, &a);
+    let a2 = sqr(&a);
     let mut t = one;
     for i in (0..j_max).rev() {
         let c = splat_e(&series_coef::<L::Scalar, N>(Series::SinDenInv, i));
@@ -1091,7 +1100,7 @@ fn sin_cos_block<L: FnLane, const N: usize>(
     let three = <L::Scalar as FloatTerm>::from_f64(3.0);
     for it in 0..k_max {
         // s·(3 − 4s²); ·4 is the scalar ldexp(2) (one exact multiplication per term).
-        let mut s2 = mul(&s, &s);
+        let mut s2 = sqr(&s);
         for v in s2.iter_mut() {
             *v = -(*v * four);
         }
@@ -1226,7 +1235,7 @@ fn sin_cos_table_block<L: FnLane, const N: usize>(
     }
     let (jsin, jcos, half) = st::sin_tab_plan(<L::Scalar as FloatTerm>::PRECISION);
     let s = load_e::<L, N>(&ss[..w]);
-    let z = mul(&s, &s);
+    let z = sqr(&s);
     let one = term::<L, N>(<L::Scalar as FloatTerm>::ONE);
     let (sn, cs) = if st::sin_dd_series_path(<L::Scalar as FloatTerm>::PRECISION) {
         // f64: the fixed series (`st::sin_series_dd`, `st::cos_series_dd`).

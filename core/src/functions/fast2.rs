@@ -86,10 +86,15 @@ pub(crate) fn mul<T: FloatTerm, const N: usize>(x: &E<T, N>, y: &E<T, N>) -> E<T
     x.mul(y)
 }
 
-/// `x.sqr()`, bit for bit.
+/// `x.sqr()`, bit for bit (at N = 2 that is `x.mul(x)`; from N = 3 the square has its own
+/// term list).
 #[inline(always)]
 pub(crate) fn sqr<T: FloatTerm, const N: usize>(x: &E<T, N>) -> E<T, N> {
-    mul(x, x)
+    if N == 2 {
+        mul(x, x)
+    } else {
+        x.sqr()
+    }
 }
 
 /// AccurateDWPlusDW (crate::dw::add_dw) after its identity renormalisations, with the
