@@ -270,6 +270,36 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
     }
 
+    /// `self + c − y`. For N ≥ 3 the exact sum of the 2N + 1 terms is renormalised once, as
+    /// [`Self::add`] renormalises its 2N (relative error ≤ [`crate::bounds::add_rel_bound`]);
+    /// for N ≤ 2 it is `self.add_term(c).sub(y)` (two roundings). This is the Hénon map's
+    /// x' = 1 + y − a·x² in one operation instead of two (`crate::henon`).
+    ///
+    /// ```
+    /// use expanse_core::Expansion;
+    /// let y: Expansion<f64, 4> = "0.3".parse().unwrap();
+    /// let t: Expansion<f64, 4> = "1.4".parse().unwrap();
+    /// let x = y.add_term_sub(1.0, &t); // 1 + 0.3 − 1.4
+    /// let want: Expansion<f64, 4> = "-0.1".parse().unwrap();
+    /// assert!(x.sub(&want).hi().abs() < 1e-60);
+    /// ```
+    #[inline]
+    pub fn add_term_sub(&self, c: T, y: &Self) -> Self {
+        if N <= 2 {
+            return self.add_term(c).sub(y);
+        }
+        // The leading terms' IEEE value in the order of `add_term` then `sub` (for the sign of
+        // a zero result and for non-finite operands, as those two operations settle them).
+        let naive = (lead_or_nonfinite(self) + c) - lead_or_nonfinite(y);
+        if !naive.is_finite() {
+            return Self::from_term(naive);
+        }
+        match fast_add_term_sub(&self.terms, c, &y.terms) {
+            Some(out) => settle(out, naive),
+            None => reference_add_term_sub(self, c, y),
+        }
+    }
+
     /// Accurate multiplication. Relative error ≤ [`crate::bounds::mul_rel_bound`].
     #[inline]
     pub fn mul(&self, other: &Self) -> Self {
@@ -558,6 +588,40 @@ fn fast_add_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
     certified_round::<T, N>(&mut v[..N + 1])
 }
 
+/// The order of [`fast_add_term_sub`]'s three leading items: the pair (a, b) with the larger
+/// magnitude first, `a` on ties and when the comparison is unordered (as [`fast_add`]).
+#[inline(always)]
+fn larger_first<T: FloatTerm>(a: T, b: T) -> (T, T) {
+    if a.abs() >= b.abs() {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Fast path of [`Expansion::add_term_sub`] for N ≥ 3: the list of [`fast_add`] for x and −y
+/// with c among the leading terms, v = (x₀, c, −y₀ by decreasing magnitude, then the pairs
+/// (x_i, −y_i), the larger first), 2N + 1 terms, then the certified renormalisation. The
+/// order only affects how often the certificate needs a second pass, never the result's
+/// bound: every 2Sum is exact. Mirrored on lanes in `accurate_batch::add_term_sub_lanes`.
+#[inline(always)]
+fn fast_add_term_sub<T: FloatTerm, const N: usize>(x: &[T; N], c: T, y: &[T; N]) -> Option<[T; N]> {
+    let mut v = [T::ZERO; 17];
+    // Three compare-exchanges sort the leading three by magnitude.
+    let (a, b) = larger_first(x[0], c);
+    let (b, d) = larger_first(b, -y[0]);
+    let (a, b) = larger_first(a, b);
+    v[0] = a;
+    v[1] = b;
+    v[2] = d;
+    for i in 1..N {
+        let (p, q) = larger_first(x[i], -y[i]);
+        v[2 * i + 1] = p;
+        v[2 * i + 2] = q;
+    }
+    certified_round::<T, N>(&mut v[..2 * N + 1])
+}
+
 /// The exact term list of [`Expansion::mul`]'s fast path for N ≥ 3, into `v`; returns its
 /// length. Products of order i + j ≤ N − 2 exactly by 2ProdFMA (both parts, in order of
 /// magnitude: the products of order k, then the errors of order k − 1); the leading parts of
@@ -717,7 +781,8 @@ fn fast_mul_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N
     certified_round::<T, N>(&mut v[..2 * N])
 }
 
-/// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"sqr"` of x, `"mul_term"` with
+/// The fast path alone of the accurate operation `op` (`"add"`, `"mul"`, `"sqr"` of x,
+/// `"add_term_sub"` (x + 1 − y), `"mul_term"` with
 /// `y`'s leading term, `"div"`, `"sqrt"` of a positive `x`) on finite operands with N ≥ 3 (N ≥ 2 for `"div"` and `"sqrt"`): `None`
 /// when its run-time certificate fails and the operation would use its exact reference.
 /// For tests and statistics (how often the fallback runs); the results of `Some` are not
@@ -731,6 +796,7 @@ pub fn fast_path_only<T: FloatTerm, const N: usize>(
         "add" => fast_add(&x.terms, &y.terms),
         "mul" => fast_mul(&x.terms, &y.terms),
         "sqr" => fast_sqr(&x.terms),
+        "add_term_sub" => fast_add_term_sub(&x.terms, T::ONE, &y.terms),
         "mul_term" => fast_mul_term(&x.terms, y.terms[0]),
         "div" => fast_div(&x.terms, &y.terms),
         "sqrt" if x.terms[0] > T::ZERO => fast_sqrt(&x.terms, x.terms[0].sqrt()),
@@ -913,6 +979,26 @@ pub fn reference_add<T: FloatTerm, const N: usize>(
         acc.add(x.terms[i]);
         acc.add(y.terms[i]);
     }
+    finish(&acc, naive)
+}
+
+/// Reference of [`Expansion::add_term_sub`] (N ≥ 3): x + c − y accumulated exactly and
+/// rounded to N terms. Slow; its fallback.
+pub fn reference_add_term_sub<T: FloatTerm, const N: usize>(
+    x: &Expansion<T, N>,
+    c: T,
+    y: &Expansion<T, N>,
+) -> Expansion<T, N> {
+    let naive = (lead_or_nonfinite(x) + c) - lead_or_nonfinite(y);
+    if !naive.is_finite() {
+        return Expansion::from_term(naive);
+    }
+    let mut acc = ExactSum::<T>::new();
+    for i in (0..N).rev() {
+        acc.add(x.terms[i]);
+        acc.add(-y.terms[i]);
+    }
+    acc.add(c);
     finish(&acc, naive)
 }
 

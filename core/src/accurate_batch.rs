@@ -102,6 +102,8 @@ pub enum AccOp {
     AddTerm,
     /// `x.mul_term(t)` (one term per operation)
     MulTerm,
+    /// `x.add_term_sub(1, y)`: 1 + x − y, one renormalisation for N ≥ 3 (the Hénon map's x')
+    OnePlusSub,
 }
 
 /// Largest lane width of the lane types used here (`Wide<F64x8, 2>`), for transposing
@@ -395,6 +397,40 @@ pub(crate) fn sqr_lanes<L: MaskedLane, const N: usize>(
     (settle_lanes(out, naive), ok.and(cert))
 }
 
+/// The larger-magnitude-first order of a pair on lanes (`a` on ties and unordered
+/// comparisons), as `accurate::larger_first`.
+#[inline(always)]
+fn larger_first_lanes<L: MaskedLane>(a: L, b: L) -> (L, L) {
+    let c = a.lane_abs().mask_ge(b.lane_abs());
+    (L::select(c, a, b), L::select(c, b, a))
+}
+
+/// Lane version of `Expansion::add_term_sub(1, y)` for N ≥ 3 (`fast_add_term_sub`: the same
+/// list).
+#[inline(always)]
+pub(crate) fn one_plus_sub_lanes<L: MaskedLane, const N: usize>(
+    x: &[L; N],
+    y: &[L; N],
+    v: &mut [L; LIST_CAP],
+) -> ([L; N], L::Mask) {
+    let one = L::splat(<L::Scalar as FloatTerm>::ONE);
+    let naive = (x[0] + one) - y[0];
+    let ok = and_finite(and_finite(naive.finite_mask(), x), y);
+    let (a, b) = larger_first_lanes(x[0], one);
+    let (b, d) = larger_first_lanes(b, -y[0]);
+    let (a, b) = larger_first_lanes(a, b);
+    v[0] = a;
+    v[1] = b;
+    v[2] = d;
+    for i in 1..N {
+        let (p, q) = larger_first_lanes(x[i], -y[i]);
+        v[2 * i + 1] = p;
+        v[2 * i + 2] = q;
+    }
+    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * N + 1]);
+    (settle_lanes(out, naive), ok.and(cert))
+}
+
 /// Lane version of `Expansion::mul_term` for N ≥ 3 (`fast_mul_term`: the same list,
 /// [`crate::accurate::mul_term_list`]).
 #[inline(always)]
@@ -427,6 +463,7 @@ fn scalar_op<T: FloatTerm, const N: usize>(
         AccOp::Sqr => x.sqr(),
         AccOp::AddTerm => x.add_term(y.terms[0]),
         AccOp::MulTerm => x.mul_term(y.terms[0]),
+        AccOp::OnePlusSub => x.add_term_sub(T::ONE, y),
     }
 }
 
@@ -482,6 +519,7 @@ pub(crate) fn op_lanes_in<L: MaskedLane, const N: usize>(
         AccOp::Sqr => sqr_lanes(x, v),
         AccOp::AddTerm => add_term_lanes(x, y[0], v),
         AccOp::MulTerm => mul_term_lanes(x, y[0], v),
+        AccOp::OnePlusSub => one_plus_sub_lanes(x, y, v),
         // Not reached: callers pass Add with −y (see `op_slices`).
         AccOp::Sub => unreachable!("op_lanes: Sub is mapped to Add"),
     };
@@ -527,7 +565,7 @@ fn check_lengths<T>(op: AccOp, n: usize, xs: &[T], ys: &[T], out: &[T]) -> usize
     );
     let count = xs.len() / n;
     match op {
-        AccOp::Add | AccOp::Sub | AccOp::Mul => assert_eq!(
+        AccOp::Add | AccOp::Sub | AccOp::Mul | AccOp::OnePlusSub => assert_eq!(
             ys.len(),
             xs.len(),
             "accurate batch: xs and ys differ in length"
@@ -631,8 +669,7 @@ pub(crate) fn op_slices_with<L: MaskedLane, const N: usize>(
 }
 
 /// One accurate Hénon step of every lane, in the order of [`crate::henon_step`] on
-/// `Expansion<_, N>`: x² = x.sqr(); t = x².mul(a); u = y.add_term(1); x' = u.add(−t);
-/// y' = x.mul(b).
+/// `Expansion<_, N>`: x² = x.sqr(); t = x².mul(a); x' = y.add_term_sub(1, t); y' = x.mul(b).
 #[inline(always)]
 fn henon_step_lanes<L: MaskedLane, const N: usize>(
     pa: &[L; N],
@@ -642,12 +679,9 @@ fn henon_step_lanes<L: MaskedLane, const N: usize>(
     v: &mut [L; LIST_CAP],
     lane_op: &impl LaneOp<L, N>,
 ) {
-    let mut one = [L::splat(<L::Scalar as FloatTerm>::ZERO); N];
-    one[0] = L::splat(<L::Scalar as FloatTerm>::ONE);
     let x2 = lane_op(AccOp::Sqr, x, x, v);
     let t = lane_op(AccOp::Mul, &x2, pa, v);
-    let u = lane_op(AccOp::AddTerm, y, &one, v);
-    let nx = lane_op(AccOp::Add, &u, &neg_lanes(&t), v);
+    let nx = lane_op(AccOp::OnePlusSub, y, &t, v);
     let ny = lane_op(AccOp::Mul, x, pb, v);
     *x = nx;
     *y = ny;

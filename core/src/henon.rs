@@ -132,6 +132,13 @@ impl<T: FloatTerm, const N: usize> MapScalar<Expansion<T, N>> for Expansion<T, N
     fn add_one(&self) -> Self {
         self.add_term(T::ONE)
     }
+    /// x' = 1 + y − a·x2 with the sum in one operation ([`Expansion::add_term_sub`]: one
+    /// renormalisation of the exact 1 + y − t for N ≥ 3; for N ≤ 2 the default sequence).
+    #[inline(always)]
+    fn henon_x(y: &Self, a: &Expansion<T, N>, x2: &Self) -> Self {
+        let t = x2.mul_param(a);
+        y.add_term_sub(T::ONE, &t)
+    }
 }
 
 /// Fast-tier expansion arithmetic: the *search arithmetic*, what the CPU search backend and the

@@ -153,16 +153,18 @@ fn scalar<T: FloatTerm, const N: usize>(
         AccOp::Sqr => x.sqr(),
         AccOp::AddTerm => x.add_term(t),
         AccOp::MulTerm => x.mul_term(t),
+        AccOp::OnePlusSub => x.add_term_sub(T::ONE, y),
     }
 }
 
-const OPS: [AccOp; 6] = [
+const OPS: [AccOp; 7] = [
     AccOp::Add,
     AccOp::Sub,
     AccOp::Mul,
     AccOp::Sqr,
     AccOp::AddTerm,
     AccOp::MulTerm,
+    AccOp::OnePlusSub,
 ];
 
 /// A batched operation under test: (op, xs, ys or terms, out).

@@ -1,4 +1,5 @@
-//! The fast paths of the accurate tier (N ≥ 3 add, mul, sqr, mul_term; N ≥ 2 div, sqrt), on their
+//! The fast paths of the accurate tier (N ≥ 3 add, add_term_sub, mul, sqr, mul_term; N ≥ 2 div,
+//! sqrt), on their
 //! own:
 //! every result they certify is checked against MPFR at 2400 bits (documented bound and the
 //! ulp-nonoverlapping invariant), and the exact references (`accurate::reference_*`) are
@@ -12,9 +13,17 @@ use rug::Float;
 
 fn check<T: FloatTerm, const N: usize>(pairs: usize) {
     let mut rng = SplitMix(0xFA57_0000 + 31 * N as u64 + T::PRECISION as u64);
-    let ops = ["add", "mul", "sqr", "mul_term", "div", "sqrt"];
-    let mut fails = [[0u64; 6]; 2];
-    let mut total = [[0u64; 6]; 2];
+    let ops = [
+        "add",
+        "add_term_sub",
+        "mul",
+        "sqr",
+        "mul_term",
+        "div",
+        "sqrt",
+    ];
+    let mut fails = [[0u64; 7]; 2];
+    let mut total = [[0u64; 7]; 2];
     for case in 0..pairs {
         // Scenario 0: well-scaled random operands near 1; 1: adversarial mixtures.
         let sc = case % 2;
@@ -50,6 +59,7 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
             }
             let want = match *op {
                 "add" => Float::with_val(PREC, &xr + &yr),
+                "add_term_sub" => Float::with_val(PREC, &xr - &yr) + 1u32,
                 "mul" => Float::with_val(PREC, &xr * &yr),
                 "sqr" => Float::with_val(PREC, xr.square_ref()),
                 "mul_term" => Float::with_val(PREC, &xr * &exact(&y0)),
@@ -57,7 +67,7 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
                 _ => Float::with_val(PREC, &xr / &yr),
             };
             let bound = match *op {
-                "add" => bounds::add_rel_bound::<T>(N),
+                "add" | "add_term_sub" => bounds::add_rel_bound::<T>(N),
                 "mul" | "sqr" => bounds::mul_rel_bound::<T>(N),
                 "mul_term" => bounds::mul_term_rel_bound::<T>(N),
                 "sqrt" => bounds::sqrt_rel_bound::<T>(N),
@@ -65,6 +75,7 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
             };
             let reference = match *op {
                 "add" => accurate::reference_add(&x, &y),
+                "add_term_sub" => accurate::reference_add_term_sub(&x, T::ONE, &y),
                 "mul" => accurate::reference_mul(&x, &y),
                 "sqr" => accurate::reference_mul(&x, &x),
                 "mul_term" => accurate::reference_mul_term(&x, y.hi()),
@@ -118,8 +129,8 @@ fn check<T: FloatTerm, const N: usize>(pairs: usize) {
         total[0],
         total[1]
     );
-    for k in 0..6 {
-        if N < 3 && k < 4 {
+    for k in 0..7 {
+        if N < 3 && k < 5 {
             continue;
         }
         assert!(total[0][k] > 0 && total[1][k] > 0, "no in-range cases");
