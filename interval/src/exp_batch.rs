@@ -26,7 +26,7 @@
 use super::{consts, in_range, lt, operand_ok, sgn, widen_last_term, ExpInterval, E};
 use crate::endpoint::{classify, Class};
 use crate::IntervalArith;
-use expanse_core::accurate_batch::{add_batch, add_term_batch, mul_batch};
+use expanse_core::accurate_batch::{add_batch, add_term_batch, mul_batch, sqr_batch};
 use expanse_core::dw;
 use expanse_core::runtime::{terms_of, terms_of_mut};
 
@@ -179,6 +179,17 @@ fn products_outward<const N: usize>(
     ok: &mut [bool],
 ) {
     mul_endpoints(a, b, r);
+    outward_all(r, up, consts::<N>().mul_c, ok);
+}
+
+/// [`products_outward`] of the squares a[i]² (`Expansion::sqr`: for N ≥ 3 its own term list,
+/// so not `a[i]·a[i]` bit for bit; same bound).
+fn squares_outward<const N: usize>(a: &[E<N>], r: &mut [E<N>], up: &[bool], ok: &mut [bool]) {
+    if N == 2 {
+        mul_endpoints(a, a, r);
+    } else {
+        sqr_batch(a, r);
+    }
     outward_all(r, up, consts::<N>().mul_c, ok);
 }
 
@@ -456,13 +467,7 @@ impl<const N: usize> ExpInterval<N> {
             m += 1;
         }
         let mut ok = [false; 2 * CHUNK];
-        products_outward(
-            &a[..ops],
-            &a[..ops],
-            &mut r[..ops],
-            &ups[..ops],
-            &mut ok[..ops],
-        );
+        squares_outward(&a[..ops], &mut r[..ops], &ups[..ops], &mut ok[..ops]);
         let end = |s: Slot| s.value(&r, &ok);
         for j in 0..m {
             let k = idx[j];
