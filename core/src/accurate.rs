@@ -553,13 +553,7 @@ fn fast_add<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
     // dependent), and the order only affects how often the certificate needs a second VecSum
     // pass, never the correctness (every 2Sum is exact whatever the order).
     for i in 0..N {
-        let (a, b) = if x[i].abs() >= y[i].abs() {
-            (x[i], y[i])
-        } else {
-            (y[i], x[i])
-        };
-        v[2 * i] = a;
-        v[2 * i + 1] = b;
+        (v[2 * i], v[2 * i + 1]) = larger_first(x[i], y[i]);
     }
     certified_round::<T, N>(&mut v[..2 * N])
 }
@@ -577,19 +571,14 @@ fn fast_add<T: FloatTerm, const N: usize>(x: &[T; N], y: &[T; N]) -> Option<[T; 
 fn fast_add_term<T: FloatTerm, const N: usize>(x: &[T; N], t: T) -> Option<[T; N]> {
     let mut v = [T::ZERO; 9];
     // The pair order of `fast_add` (x first on ties); for i ≥ 1 the pair is (x_i, 0).
-    let (a, b) = if x[0].abs() >= t.abs() {
-        (x[0], t)
-    } else {
-        (t, x[0])
-    };
-    v[0] = a;
-    v[1] = b;
+    (v[0], v[1]) = larger_first(x[0], t);
     v[2..N + 1].copy_from_slice(&x[1..N]);
     certified_round::<T, N>(&mut v[..N + 1])
 }
 
-/// The order of [`fast_add_term_sub`]'s three leading items: the pair (a, b) with the larger
-/// magnitude first, `a` on ties and when the comparison is unordered (as [`fast_add`]).
+/// The pair (a, b) with the larger magnitude first, `a` on ties and when the comparison is
+/// unordered: the pair order of the addition lists ([`fast_add`], [`fast_add_term`],
+/// [`fast_add_term_sub`]).
 #[inline(always)]
 fn larger_first<T: FloatTerm>(a: T, b: T) -> (T, T) {
     if a.abs() >= b.abs() {

@@ -329,9 +329,7 @@ pub(crate) fn add_lanes<L: MaskedLane, const N: usize>(
     let naive = x[0] + y[0];
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
     for i in 0..N {
-        let c = x[i].lane_abs().mask_ge(y[i].lane_abs());
-        v[2 * i] = L::select(c, x[i], y[i]);
-        v[2 * i + 1] = L::select(c, y[i], x[i]);
+        (v[2 * i], v[2 * i + 1]) = larger_first_lanes(x[i], y[i]);
     }
     let m = N - trailing_zeros(x, y);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..2 * m]);
@@ -347,9 +345,7 @@ pub(crate) fn add_term_lanes<L: MaskedLane, const N: usize>(
 ) -> ([L; N], L::Mask) {
     let naive = x[0] + t;
     let ok = and_finite(naive.finite_mask().and(t.finite_mask()), x);
-    let c = x[0].lane_abs().mask_ge(t.lane_abs());
-    v[0] = L::select(c, x[0], t);
-    v[1] = L::select(c, t, x[0]);
+    (v[0], v[1]) = larger_first_lanes(x[0], t);
     v[2..N + 1].copy_from_slice(&x[1..N]);
     let m = N - trailing_zeros(x, x);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..m + 1]);
