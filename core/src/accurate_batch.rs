@@ -174,11 +174,13 @@ fn err_branch_lanes<L: MaskedLane, const N: usize>(v: &[L]) -> ([L; N], L::Mask)
     let mut a = zero;
     // Items 1..N − 1 (or to the end of a shorter list, see `trailing_zero_pairs`): no lane
     // can be done before item N (each emission takes one item), so these steps need neither
-    // the done state nor the tail sum nor the exit test.
-    for &vk in &v[1..N.min(len)] {
-        let (r, err) = two_sum(eps, vk);
+    // the done state nor the tail sum nor the exit test. Before item k at most k − 1 terms
+    // were emitted, so slots below N − k + 1 are zero in every lane and shifting them is a
+    // no-op: item k shifts only slots N − k .. N − 1 (k selects instead of N).
+    for k in 1..N.min(len) {
+        let (r, err) = two_sum(eps, v[k]);
         let nz = err.mask_ne(zero);
-        for i in 0..N - 1 {
+        for i in N - k..N - 1 {
             out[i] = L::select(nz, out[i + 1], out[i]);
         }
         out[N - 1] = L::select(nz, r, out[N - 1]);
