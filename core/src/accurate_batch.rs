@@ -364,13 +364,29 @@ pub(crate) fn mul_lanes<L: MaskedLane, const N: usize>(
 ) -> ([L; N], L::Mask) {
     let naive = x[0] * y[0];
     let ok = and_finite(and_finite(naive.finite_mask(), x), y);
-    let mut len = crate::accurate::mul_list(x, y, v);
+    let len = crate::accurate::mul_list(x, y, v);
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
     // A uniform test, false on full expansions (the Hénon step, most operands).
-    if x[N - 1].mask_eq(zero).all() || y[N - 1].mask_eq(zero).all() {
-        len = drop_zero_items(&mut v[..len]);
-    }
-    // The scalar `fast_mul`'s VecSum before `certified_round`.
+    let trailing_zero = x[N - 1].mask_eq(zero).all() || y[N - 1].mask_eq(zero).all();
+    round_product_lanes(&mut v[..len], trailing_zero, naive, ok)
+}
+
+/// The common end of [`mul_lanes`] and [`sqr_lanes`] on the product's term list `v`: the
+/// items zero in every lane dropped when an operand ends in zero terms in every lane
+/// (`trailing_zero`), the scalar `fast_mul`'s VecSum before `certified_round`, then the
+/// certified round and `settle`.
+#[inline(always)]
+fn round_product_lanes<L: MaskedLane, const N: usize>(
+    v: &mut [L],
+    trailing_zero: bool,
+    naive: L,
+    ok: L::Mask,
+) -> ([L; N], L::Mask) {
+    let len = if trailing_zero {
+        drop_zero_items(v)
+    } else {
+        v.len()
+    };
     vec_sum_lanes(&mut v[..len]);
     let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
     (settle_lanes(out, naive), ok.and(cert))
@@ -385,14 +401,10 @@ pub(crate) fn sqr_lanes<L: MaskedLane, const N: usize>(
 ) -> ([L; N], L::Mask) {
     let naive = x[0] * x[0];
     let ok = and_finite(naive.finite_mask(), x);
-    let mut len = crate::accurate::sqr_list(x, v);
+    let len = crate::accurate::sqr_list(x, v);
     let zero = L::splat(<L::Scalar as FloatTerm>::ZERO);
-    if x[N - 1].mask_eq(zero).all() {
-        len = drop_zero_items(&mut v[..len]);
-    }
-    vec_sum_lanes(&mut v[..len]);
-    let (out, cert) = certified_round_lanes::<L, N>(&mut v[..len]);
-    (settle_lanes(out, naive), ok.and(cert))
+    let trailing_zero = x[N - 1].mask_eq(zero).all();
+    round_product_lanes(&mut v[..len], trailing_zero, naive, ok)
 }
 
 /// The larger-magnitude-first order of a pair on lanes (`a` on ties and unordered
