@@ -1101,8 +1101,16 @@ pub(crate) fn per_orbit_f64_impl<const N: usize>(
             // constant, and the condition an inline const: only the taken branch is
             // instantiated (a plain `if N <= 4` still made rustc emit the two-block instances
             // for N = 5..8 and LLVM optimise them, dead, for about a minute of the build).
+            // From N = 7 one register per term (4 orbits per block): the level sums, the
+            // operands and the products of `Wide` need over twice the 16 ymm registers there,
+            // and the spills cost more than the second chain gains. Measured with `expanse
+            // bench cpu --scale 0.5`, five alternating runs on a 2-vCPU Intel Xeon
+            // (2026-11-30): N = 8 1.06–1.27e7 → 1.23–1.70e7 it/s (best 1.27 → 1.70), N = 7
+            // unchanged within noise (2.3e7), N = 5, 6 20% slower (so not there).
             if const { N <= 4 } {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 2>(a, b, xs, ys, steps);
+            } else if const { N >= 7 } {
+                iterate_blocks_per_orbit::<F64Lanes, N, 1>(a, b, xs, ys, steps);
             } else {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 1>(a, b, xs, ys, steps);
             }
@@ -1166,8 +1174,9 @@ impl SimdLevel {
         SimdLevel::Baseline
     }
 
-    /// Lanes (orbits) per lane group at this level (at the baseline level two registers of 4:
-    /// see `per_orbit_f64_impl`).
+    /// Lanes (orbits) per lane group at this level (at the baseline level two registers of 4,
+    /// one register from N = 7: see `per_orbit_f64_impl`; the larger count is given, a
+    /// multiple of the other).
     pub fn lanes(self) -> usize {
         match self {
             SimdLevel::Baseline => <Wide<F64Lanes, 2> as Lane>::WIDTH,

@@ -80,6 +80,64 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
         }
     }
 
+    /// The expansion t₀ … t_{j−1}, v, 0 … 0 (this one's first j terms, then `v`, then zeros)
+    /// when those terms satisfy the invariant, kept verbatim; `None` otherwise (as
+    /// [`Self::try_from_normalized`] of that array, but checked in place: the terms' pairs up
+    /// to t_{j−1}, then the pair (t_{j−1}, v); the pairs after v always hold). The interval
+    /// crate's outward rounding replaces the tail of an endpoint this way
+    /// ([`Self::set_tail`] in place).
+    ///
+    /// Panics when j ≥ N.
+    ///
+    /// ```
+    /// use expanse_core::Expansion;
+    /// let x = Expansion::<f64, 3>::from_f64(1.0).add_term(1e-20);
+    /// let y = x.with_tail(1, 2e-20).unwrap();
+    /// assert_eq!(y.terms(), &[1.0, 2e-20, 0.0]);
+    /// assert!(x.with_tail(1, 0.5).is_none()); // 0.5 overlaps 1.0
+    /// ```
+    #[inline(always)]
+    pub fn with_tail(&self, j: usize, v: T) -> Option<Self> {
+        let mut r = *self;
+        r.set_tail(j, v).then_some(r)
+    }
+
+    /// [`Self::with_tail`] in place: replaces t_j, t_{j+1}, … by v, 0, … and returns true when
+    /// the result satisfies the invariant; otherwise leaves `self` unchanged and returns false.
+    /// (In place because a caller that copies a returned expansion right away reads terms
+    /// just written one by one, and that load stalls on store forwarding.)
+    ///
+    /// Panics when j ≥ N.
+    #[inline(always)]
+    pub fn set_tail(&mut self, j: usize, v: T) -> bool {
+        assert!(j < N, "set_tail: term index {j} out of 0..{N}");
+        let t = &mut self.terms;
+        let pair_ok = |x: T, y: T| {
+            if x == T::ZERO {
+                y == T::ZERO
+            } else {
+                y.abs() <= crate::float::ulp(x)
+            }
+        };
+        let mut ok = v.is_finite();
+        for i in 0..j {
+            ok &= t[i].is_finite();
+            if i + 1 < j {
+                ok &= pair_ok(t[i], t[i + 1]);
+            }
+        }
+        if j > 0 {
+            ok &= pair_ok(t[j - 1], v);
+        }
+        if ok {
+            t[j] = v;
+            for x in &mut t[j + 1..] {
+                *x = T::ZERO;
+            }
+        }
+        ok
+    }
+
     /// Converts an `f64` to the nearest expansion: exact for `f64` terms; for `f32` terms
     /// exact when N ≥ 3 and every term stays normal (|v| ≥ 2^-73; greedy nearest split).
     pub fn from_f64(v: f64) -> Self {

@@ -216,15 +216,14 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
         return None;
     }
     let w = r0.abs() * c;
-    Some(widen_last_term(&r, w, up).unwrap_or_else(
-        || {
-            if up {
-                r.add_term(w)
-            } else {
-                r.add_term(-w)
-            }
-        },
-    ))
+    let mut x = r;
+    if widen_last_term(&mut x, w, up) {
+        Some(x)
+    } else if up {
+        Some(r.add_term(w))
+    } else {
+        Some(r.add_term(-w))
+    }
 }
 
 /// Moves a computed value r outward past the exact value e when |r − e| ≤ rel·|e| + abs (the
@@ -249,33 +248,40 @@ pub(crate) fn outward_with<const N: usize>(r: E<N>, rel: f64, abs: f64, up: bool
     if !w.is_finite() || w > consts::<N>().max_ok {
         return None;
     }
-    Some(widen_last_term(&r, w, up).unwrap_or_else(
-        || {
-            if up {
-                r.add_term(w)
-            } else {
-                r.add_term(-w)
-            }
-        },
-    ))
+    let mut x = r;
+    if widen_last_term(&mut x, w, up) {
+        Some(x)
+    } else if up {
+        Some(r.add_term(w))
+    } else {
+        Some(r.add_term(-w))
+    }
 }
 
-/// The fast outward step: fold ∓w into the last term and round that one f64 operation
-/// outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so one step
-/// lands on the far side of the exact value: the new value is ≤ r − w, resp. ≥ r + w,
-/// exactly); or, when r has trailing zero terms, append ∓w itself (exactly r ∓ w). Only used when the result keeps the expansion invariant (checked by the core's
-/// `try_from_normalized`, which keeps the terms verbatim); otherwise None and the caller uses
-/// the core's accurate addition.
+/// The fast outward step, in place: fold ∓w into the last term and round that one f64
+/// operation outward with `next_down`/`next_up` (round-to-nearest is within half an ulp, so
+/// one step lands on the far side of the exact value: the new value is ≤ r − w, resp.
+/// ≥ r + w, exactly); or, when r has trailing zero terms, append ∓w itself (exactly r ∓ w);
+/// else [`widen_truncating`]. Taken only when the result keeps the expansion invariant (the
+/// core's `set_tail`, which keeps the terms verbatim; [`tail_fits`] decides first with one pair
+/// check): then `r` is replaced and the result is true; otherwise false, `r` unchanged, and
+/// the caller uses the core's accurate addition. (In place and checked without building the
+/// new terms first: the copies of a returned expansion, read right after its terms were
+/// written one by one, stalled on store forwarding, about a third of an interval addition at
+/// N = 8.)
 #[inline(always)]
-fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
-    let t = r.terms();
+fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
+    let t = *r.terms();
     let last = t[N - 1];
+    let valid = valid_prefix(&t);
     if N > 1 && last == 0.0 {
         // Trailing zero slots: put ∓w (an f64, so exactly r ∓ w) after the last non-zero term.
-        let j = t.iter().rposition(|&x| x != 0.0)?;
-        let mut terms = *t;
-        terms[j + 1] = if up { w } else { -w };
-        return E::<N>::try_from_normalized(terms).or_else(|| widen_truncating(r, w, up));
+        let Some(j) = t.iter().rposition(|&x| x != 0.0) else {
+            return false;
+        };
+        let v = if up { w } else { -w };
+        return (tail_fits(&t, valid, j + 1, v) && r.set_tail(j + 1, v))
+            || widen_truncating(r, &t, w, up, valid);
     }
     let nl = if up {
         (last + w).next_up()
@@ -283,12 +289,45 @@ fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
         (last - w).next_down()
     };
     if nl == 0.0 || !nl.is_finite() {
-        return None;
+        return false;
     }
-    let mut terms = *t;
-    terms[N - 1] = nl;
     // Kept verbatim (so the value is exactly the one argued above) when the invariant holds.
-    E::<N>::try_from_normalized(terms).or_else(|| widen_truncating(r, w, up))
+    (tail_fits(&t, valid, N - 1, nl) && r.set_tail(N - 1, nl))
+        || widen_truncating(r, &t, w, up, valid)
+}
+
+/// x, y as neighbouring terms of an ulp-nonoverlapping expansion: y = 0 after a zero, else
+/// |y| ≤ ulp(x) (the pair rule of `expanse_core::expansion::is_ulp_nonoverlapping`).
+#[inline(always)]
+fn pair_ok(x: f64, y: f64) -> bool {
+    if x == 0.0 {
+        y == 0.0
+    } else {
+        y.abs() <= expanse_core::float::ulp(x)
+    }
+}
+
+/// The length of the longest prefix of `t` that is ulp-nonoverlapping (finite terms, every
+/// neighbouring pair by [`pair_ok`]); computed once per endpoint, so that each tail tried by
+/// the widening costs one pair check ([`tail_fits`]).
+#[inline(always)]
+fn valid_prefix<const N: usize>(t: &[f64; N]) -> usize {
+    if !t[0].is_finite() {
+        return 0;
+    }
+    let mut k = 1;
+    while k < N && t[k].is_finite() && pair_ok(t[k - 1], t[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// True exactly when `r.with_tail(j, v)` is `Some` (t₀ … t_{j−1}, v, zeros is a valid
+/// expansion), given `valid` = [`valid_prefix`]`(t)`: the prefix is valid (j ≤ `valid`), v is
+/// finite and the pair (t_{j−1}, v) holds; the pairs after v always do.
+#[inline(always)]
+fn tail_fits<const N: usize>(t: &[f64; N], valid: usize, j: usize, v: f64) -> bool {
+    j <= valid && v.is_finite() && (j == 0 || pair_ok(t[j - 1], v))
 }
 
 /// The second fast outward step, for results whose lowest terms lie below w (the last-term
@@ -298,16 +337,24 @@ fn widen_last_term<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
 /// s ≥ w + Σ_{i>j} |t_i| (each partial sum rounded up by `next_up`), and zeros after it. The
 /// new value is ≤ r − w (resp. ≥ r + w) exactly: prefix + t'_j ≤ prefix + t_j − s ≤
 /// prefix + t_j + Σ_{i>j} t_i − w. Tried for j = N − 2 down to 1; taken only when s ≤ 4w (so
-/// the endpoint moves by at most about 5w instead of w) and the terms keep the invariant;
-/// otherwise None (the caller uses the accurate addition).
-#[inline(never)]
-fn widen_truncating<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> {
+/// the endpoint moves by at most about 5w instead of w) and the terms keep the invariant
+/// (then `r` is replaced and the result is true); otherwise false, `r` unchanged (the caller
+/// uses the accurate addition). `t` holds r's terms.
+#[inline(always)]
+fn widen_truncating<const N: usize>(
+    r: &mut E<N>,
+    t: &[f64; N],
+    w: f64,
+    up: bool,
+    valid: usize,
+) -> bool {
     if N < 3 {
-        return None;
+        return false;
     }
-    let t = r.terms();
     // Zero terms after the last non-zero one add nothing to the tail sum.
-    let last = t.iter().rposition(|&x| x != 0.0)?;
+    let Some(last) = t.iter().rposition(|&x| x != 0.0) else {
+        return false;
+    };
     let mut s = w;
     let mut j = last;
     if last == N - 1 {
@@ -316,28 +363,20 @@ fn widen_truncating<const N: usize>(r: &E<N>, w: f64, up: bool) -> Option<E<N>> 
     }
     while j >= 1 {
         if s > 4.0 * w {
-            return None;
+            return false;
         }
         let nj = if up {
             (t[j] + s).next_up()
         } else {
             (t[j] - s).next_down()
         };
-        // Cheap pre-check of the one new invariant condition; the full check below.
-        if nj != 0.0 && nj.is_finite() && nj.abs() <= expanse_core::float::ulp(t[j - 1]) {
-            let mut terms = *t;
-            terms[j] = nj;
-            for x in &mut terms[j + 1..] {
-                *x = 0.0;
-            }
-            if let Some(e) = E::<N>::try_from_normalized(terms) {
-                return Some(e);
-            }
+        if nj != 0.0 && tail_fits(t, valid, j, nj) && r.set_tail(j, nj) {
+            return true;
         }
         s = (s + t[j].abs()).next_up();
         j -= 1;
     }
-    None
+    false
 }
 
 /// True when the leading term's magnitude is in the trusted range (module doc).

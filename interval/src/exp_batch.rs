@@ -120,14 +120,12 @@ fn outward_all<const N: usize>(r: &mut [E<N>], up: &[bool], c: f64, ok: &mut [bo
         }
         ok[i] = true;
         let w = r0.abs() * c;
-        match widen_last_term(x, w, up[i]) {
-            Some(v) => *x = v,
-            None => {
-                // r[i] stays the unwidened value until the batched slow step below.
-                at[p] = i;
-                pt[p] = if up[i] { w } else { -w };
-                p += 1;
-            }
+        // In place; on failure r[i] stays the unwidened value until the batched slow step
+        // below.
+        if !widen_last_term(x, w, up[i]) {
+            at[p] = i;
+            pt[p] = if up[i] { w } else { -w };
+            p += 1;
         }
     }
     if p > 0 {

@@ -352,3 +352,89 @@ mod seeds {
         assert!(cbrt_seed(f64::NEG_INFINITY) == f64::NEG_INFINITY && cbrt_seed(f64::NAN).is_nan());
     }
 }
+
+mod with_tail {
+    use expanse_core::Expansion;
+
+    /// A term drawn to hit every case of the invariant check: zero, non-finite, just inside
+    /// and just outside ulp of a neighbour, far below it.
+    fn term(state: &mut u64, prev: f64) -> f64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = *state >> 33;
+        let ulp = expanse_core::float::ulp(prev);
+        let sign = if r & 1 == 0 { 1.0 } else { -1.0 };
+        match (r >> 1) % 9 {
+            0 => 0.0,
+            1 => f64::INFINITY,
+            2 => f64::NAN,
+            3 => sign * ulp,
+            4 => sign * ulp.next_up(),
+            5 => sign * ulp * 0.75,
+            6 => sign * ulp * 2f64.powi(-30),
+            7 => sign * (1.0 + (r % 1000) as f64),
+            _ => sign * ulp * 2f64.powi(-((r % 200) as i32)),
+        }
+    }
+
+    /// `with_tail` is exactly `try_from_normalized` of the array it describes (the checked
+    /// outward rounding of the interval crate relies on it), on arrays that pass and fail the
+    /// invariant at every position, for N = 3 and 8.
+    #[test]
+    fn with_tail_equals_the_full_check() {
+        fn check<const N: usize>(state: &mut u64) -> (usize, usize) {
+            let (mut some, mut none) = (0, 0);
+            for _ in 0..20_000 {
+                let mut t = [0.0f64; N];
+                let mut prev = 1.0;
+                for x in t.iter_mut() {
+                    *x = term(state, prev);
+                    if x.is_finite() && *x != 0.0 {
+                        prev = *x;
+                    }
+                }
+                // The longest valid prefix of t, zeros after it (every length occurs).
+                let mut k = 0;
+                while k < N
+                    && Expansion::<f64, N>::try_from_normalized({
+                        let mut p = [0.0f64; N];
+                        p[..=k].copy_from_slice(&t[..=k]);
+                        p
+                    })
+                    .is_some()
+                {
+                    k += 1;
+                }
+                let mut p = [0.0f64; N];
+                p[..k].copy_from_slice(&t[..k]);
+                let base = Expansion::<f64, N>::try_from_normalized(p).expect("a valid prefix");
+                let tb = *base.terms();
+                for j in 0..N {
+                    let v = term(state, if j > 0 { tb[j - 1] } else { 1.0 });
+                    let mut full = [0.0f64; N];
+                    full[..j].copy_from_slice(&tb[..j]);
+                    full[j] = v;
+                    let want = Expansion::<f64, N>::try_from_normalized(full);
+                    let got = base.with_tail(j, v);
+                    assert_eq!(
+                        got.map(|e| e.terms().map(f64::to_bits)),
+                        want.map(|e| e.terms().map(f64::to_bits)),
+                        "N = {N}, terms {tb:?}, j = {j}, v = {v:e}"
+                    );
+                    if want.is_some() {
+                        some += 1;
+                    } else {
+                        none += 1;
+                    }
+                }
+            }
+            (some, none)
+        }
+        let mut state = 7;
+        for (some, none) in [check::<3>(&mut state), check::<8>(&mut state)] {
+            // Both outcomes occur often, so the comparison covers both.
+            assert!(some > 1000 && none > 1000, "{some} valid, {none} invalid");
+        }
+    }
+}
