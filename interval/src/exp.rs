@@ -263,25 +263,24 @@ pub(crate) fn outward_with<const N: usize>(r: E<N>, rel: f64, abs: f64, up: bool
 /// one step lands on the far side of the exact value: the new value is ≤ r − w, resp.
 /// ≥ r + w, exactly); or, when r has trailing zero terms, append ∓w itself (exactly r ∓ w);
 /// else [`widen_truncating`]. Taken only when the result keeps the expansion invariant (the
-/// core's `set_tail`, which keeps the terms verbatim; [`tail_fits`] decides first with one pair
-/// check): then `r` is replaced and the result is true; otherwise false, `r` unchanged, and
-/// the caller uses the core's accurate addition. (In place and checked without building the
+/// core's `set_tail`, which checks it and keeps the terms verbatim): then `r` is replaced and
+/// the result is true; otherwise false, `r` unchanged, and the caller uses the core's accurate
+/// addition. (In place and checked without building the
 /// new terms first: the copies of a returned expansion, read right after its terms were
 /// written one by one, stalled on store forwarding, about a third of an interval addition at
 /// N = 8.)
 #[inline(always)]
 fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
-    let t = *r.terms();
+    let t = r.terms();
     let last = t[N - 1];
-    let valid = valid_prefix(&t);
     if N > 1 && last == 0.0 {
         // Trailing zero slots: put ∓w (an f64, so exactly r ∓ w) after the last non-zero term.
         let Some(j) = t.iter().rposition(|&x| x != 0.0) else {
             return false;
         };
         let v = if up { w } else { -w };
-        return (tail_fits(&t, valid, j + 1, v) && r.set_tail(j + 1, v))
-            || widen_truncating(r, &t, w, up, valid);
+        // The one new pair first (O(1)); `set_tail` then checks them all.
+        return (pair_ok(t[j], v) && r.set_tail(j + 1, v)) || widen_truncating(r, w, up);
     }
     let nl = if up {
         (last + w).next_up()
@@ -292,8 +291,7 @@ fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
         return false;
     }
     // Kept verbatim (so the value is exactly the one argued above) when the invariant holds.
-    (tail_fits(&t, valid, N - 1, nl) && r.set_tail(N - 1, nl))
-        || widen_truncating(r, &t, w, up, valid)
+    ((N == 1 || pair_ok(t[N - 2], nl)) && r.set_tail(N - 1, nl)) || widen_truncating(r, w, up)
 }
 
 /// x, y as neighbouring terms of an ulp-nonoverlapping expansion: y = 0 after a zero, else
@@ -312,14 +310,18 @@ fn pair_ok(x: f64, y: f64) -> bool {
 /// the widening costs one pair check ([`tail_fits`]).
 #[inline(always)]
 fn valid_prefix<const N: usize>(t: &[f64; N]) -> usize {
-    if !t[0].is_finite() {
-        return 0;
+    // Every pair tested, the first failure kept (no early exit: selects, not branches).
+    let mut valid = N;
+    for k in (1..N).rev() {
+        if !(t[k].is_finite() && pair_ok(t[k - 1], t[k])) {
+            valid = k;
+        }
     }
-    let mut k = 1;
-    while k < N && t[k].is_finite() && pair_ok(t[k - 1], t[k]) {
-        k += 1;
+    if t[0].is_finite() {
+        valid
+    } else {
+        0
     }
-    k
 }
 
 /// True exactly when `r.with_tail(j, v)` is `Some` (t₀ … t_{j−1}, v, zeros is a valid
@@ -339,18 +341,16 @@ fn tail_fits<const N: usize>(t: &[f64; N], valid: usize, j: usize, v: f64) -> bo
 /// prefix + t_j + Σ_{i>j} t_i − w. Tried for j = N − 2 down to 1; taken only when s ≤ 4w (so
 /// the endpoint moves by at most about 5w instead of w) and the terms keep the invariant
 /// (then `r` is replaced and the result is true); otherwise false, `r` unchanged (the caller
-/// uses the accurate addition). `t` holds r's terms.
+/// uses the accurate addition).
 #[inline(always)]
-fn widen_truncating<const N: usize>(
-    r: &mut E<N>,
-    t: &[f64; N],
-    w: f64,
-    up: bool,
-    valid: usize,
-) -> bool {
+fn widen_truncating<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
     if N < 3 {
         return false;
     }
+    let t = &r.terms().clone();
+    // The prefix checked once; each tail tried then costs one pair check (`tail_fits`) before
+    // `set_tail` checks it all.
+    let valid = valid_prefix(t);
     // Zero terms after the last non-zero one add nothing to the tail sum.
     let Some(last) = t.iter().rposition(|&x| x != 0.0) else {
         return false;
