@@ -5,6 +5,7 @@
 //! Exp slice operations (`exp{N}_batch`: `add_slices`/`mul_slices`, N = 2, 3, 4, 6, 8; scalar
 //! rows for N = 3, 6 beside them), and `endpoints_2x/{add,mul}_batch{N}`: the core's batched
 //! accurate operations alone on the 2·256 endpoint pairs (the floor of the batched rows).
+//! The rows run N by N, each N's MPFR rows right after its Exp rows.
 //!
 //! Inputs are seeded (SplitMix64): 256 random intervals around values in [−2, 2] with
 //! relative widths 2^-40, thin enough to be typical of proofs. Each measured iteration runs
@@ -178,24 +179,32 @@ fn bench_batched<const N: usize>(c: &mut Criterion, scalar_rows: bool) {
     g.finish();
 }
 
+/// MPFR intervals at 53·N bits, the baseline of the Exp rows of that N.
+fn bench_mpfr(c: &mut Criterion, bits: u32) {
+    let ctx = MpCtx::new(bits).expect("valid precision");
+    bench_kind::<MpInterval>(c, &ctx, &format!("mpfr{bits}"));
+}
+
 fn all(c: &mut Criterion) {
     bench_core::<2>(c);
     bench_core::<4>(c);
     bench_core::<8>(c);
     bench_kind::<F64Interval>(c, &(), "f64");
+    // Each N's rows, then MPFR at 53·N bits right after them: on a shared machine whose speed
+    // drifts over a run, the ratio of each pair is then measured within a minute.
     bench_kind::<ExpInterval<2>>(c, &(), "exp2");
-    bench_kind::<ExpInterval<4>>(c, &(), "exp4");
-    bench_kind::<ExpInterval<8>>(c, &(), "exp8");
     bench_batched::<2>(c, false);
+    bench_mpfr(c, 106);
     bench_batched::<3>(c, true);
+    bench_mpfr(c, 159);
+    bench_kind::<ExpInterval<4>>(c, &(), "exp4");
     bench_batched::<4>(c, false);
+    bench_mpfr(c, 212);
     bench_batched::<6>(c, true);
+    bench_mpfr(c, 318);
+    bench_kind::<ExpInterval<8>>(c, &(), "exp8");
     bench_batched::<8>(c, false);
-    // MPFR at 53·N bits for N = 2, 3, 4, 6, 8.
-    for p in [106u32, 159, 212, 318, 424] {
-        let ctx = MpCtx::new(p).expect("valid precision");
-        bench_kind::<MpInterval>(c, &ctx, &format!("mpfr{p}"));
-    }
+    bench_mpfr(c, 424);
 }
 
 criterion_group! {
