@@ -216,13 +216,20 @@ fn outward<const N: usize>(r: E<N>, c: f64, up: bool) -> Option<E<N>> {
         return None;
     }
     let w = r0.abs() * c;
+    Some(widened(r, w, up))
+}
+
+/// r moved outward by w: the fast steps ([`widen_last_term`]) when they keep the invariant,
+/// else the core's accurate addition of ∓w.
+#[inline(always)]
+fn widened<const N: usize>(r: E<N>, w: f64, up: bool) -> E<N> {
     let mut x = r;
     if widen_last_term(&mut x, w, up) {
-        Some(x)
+        x
     } else if up {
-        Some(r.add_term(w))
+        r.add_term(w)
     } else {
-        Some(r.add_term(-w))
+        r.add_term(-w)
     }
 }
 
@@ -248,14 +255,7 @@ pub(crate) fn outward_with<const N: usize>(r: E<N>, rel: f64, abs: f64, up: bool
     if !w.is_finite() || w > consts::<N>().max_ok {
         return None;
     }
-    let mut x = r;
-    if widen_last_term(&mut x, w, up) {
-        Some(x)
-    } else if up {
-        Some(r.add_term(w))
-    } else {
-        Some(r.add_term(-w))
-    }
+    Some(widened(r, w, up))
 }
 
 /// The fast outward step, in place: fold ∓w into the last term and round that one f64
