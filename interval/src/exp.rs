@@ -265,10 +265,9 @@ pub(crate) fn outward_with<const N: usize>(r: E<N>, rel: f64, abs: f64, up: bool
 /// else [`widen_truncating`]. Taken only when the result keeps the expansion invariant (the
 /// core's `set_tail`, which checks it and keeps the terms verbatim): then `r` is replaced and
 /// the result is true; otherwise false, `r` unchanged, and the caller uses the core's accurate
-/// addition. (In place and checked without building the
-/// new terms first: the copies of a returned expansion, read right after its terms were
-/// written one by one, stalled on store forwarding, about a third of an interval addition at
-/// N = 8.)
+/// addition. (In place and checked without building the new terms first: the copies of a
+/// returned expansion, read right after its terms were written one by one, stalled on store
+/// forwarding, about a third of an interval addition at N = 8.)
 #[inline(always)]
 fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
     let t = r.terms();
@@ -347,7 +346,9 @@ fn widen_truncating<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
     if N < 3 {
         return false;
     }
-    let t = &r.terms().clone();
+    // A copy: `r` is replaced in place below.
+    let terms = *r.terms();
+    let t = &terms;
     // The prefix checked once; each tail tried then costs one pair check (`tail_fits`) before
     // `set_tail` checks it all.
     let valid = valid_prefix(t);
