@@ -1184,6 +1184,19 @@ impl SimdLevel {
         }
     }
 
+    /// Orbits iterated together per loop iteration at this level for `n` terms (blocks ×
+    /// lanes, as `per_orbit_f64_impl` picks them): AVX-512 two blocks of eight; the baseline
+    /// two blocks of two registers up to N = 4, one block of two registers at N = 5, 6 and of
+    /// one register from N = 7.
+    pub fn orbits_per_iteration(self, n: usize) -> usize {
+        match self {
+            SimdLevel::Baseline if n <= 4 => 2 * <Wide<F64Lanes, 2> as Lane>::WIDTH,
+            SimdLevel::Baseline if n >= 7 => <F64Lanes as Lane>::WIDTH,
+            SimdLevel::Baseline => <Wide<F64Lanes, 2> as Lane>::WIDTH,
+            SimdLevel::Avx512 => 16,
+        }
+    }
+
     /// A short name for reports.
     pub fn name(self) -> &'static str {
         match self {
