@@ -1076,6 +1076,13 @@ pub fn henon_iterate_per_orbit_f64<const N: usize>(
     )
 }
 
+/// Baseline (AVX2) block shape of the fast tier's per-orbit iteration, shared by
+/// `per_orbit_f64_impl` and [`SimdLevel::orbits_per_iteration`]: two blocks of two registers
+/// per term up to this N, …
+const BASELINE_TWO_BLOCKS_UP_TO: usize = 4;
+/// … one block of one register per term from this N (one block of two registers between).
+const BASELINE_ONE_REGISTER_FROM: usize = 7;
+
 /// The body of [`henon_iterate_per_orbit_f64`] for one N at SIMD `level` (instantiated in
 /// [`crate::runtime`], the only instances of the f64 lane matrix); refuses a level this CPU
 /// lacks.
@@ -1107,9 +1114,9 @@ pub(crate) fn per_orbit_f64_impl<const N: usize>(
             // bench cpu --scale 0.5`, five alternating runs on a 2-vCPU Intel Xeon
             // (2026-11-30): N = 8 1.06–1.27e7 → 1.23–1.70e7 it/s (best 1.27 → 1.70), N = 7
             // unchanged within noise (2.3e7), N = 5, 6 20% slower (so not there).
-            if const { N <= 4 } {
+            if const { N <= BASELINE_TWO_BLOCKS_UP_TO } {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 2>(a, b, xs, ys, steps);
-            } else if const { N >= 7 } {
+            } else if const { N >= BASELINE_ONE_REGISTER_FROM } {
                 iterate_blocks_per_orbit::<F64Lanes, N, 1>(a, b, xs, ys, steps);
             } else {
                 iterate_blocks_per_orbit::<Wide<F64Lanes, 2>, N, 1>(a, b, xs, ys, steps);
@@ -1190,8 +1197,10 @@ impl SimdLevel {
     /// one register from N = 7.
     pub fn orbits_per_iteration(self, n: usize) -> usize {
         match self {
-            SimdLevel::Baseline if n <= 4 => 2 * <Wide<F64Lanes, 2> as Lane>::WIDTH,
-            SimdLevel::Baseline if n >= 7 => <F64Lanes as Lane>::WIDTH,
+            SimdLevel::Baseline if n <= BASELINE_TWO_BLOCKS_UP_TO => {
+                2 * <Wide<F64Lanes, 2> as Lane>::WIDTH
+            }
+            SimdLevel::Baseline if n >= BASELINE_ONE_REGISTER_FROM => <F64Lanes as Lane>::WIDTH,
             SimdLevel::Baseline => <Wide<F64Lanes, 2> as Lane>::WIDTH,
             SimdLevel::Avx512 => 16,
         }

@@ -112,13 +112,7 @@ impl<T: FloatTerm, const N: usize> Expansion<T, N> {
     pub fn set_tail(&mut self, j: usize, v: T) -> bool {
         assert!(j < N, "set_tail: term index {j} out of 0..{N}");
         let t = &mut self.terms;
-        let pair_ok = |x: T, y: T| {
-            if x == T::ZERO {
-                y == T::ZERO
-            } else {
-                y.abs() <= crate::float::ulp(x)
-            }
-        };
+        let pair_ok = ulp_nonoverlapping_pair::<T>;
         let mut ok = v.is_finite();
         for i in 0..j {
             ok &= t[i].is_finite();
@@ -284,11 +278,18 @@ pub fn is_ulp_nonoverlapping<T: FloatTerm>(terms: &[T]) -> bool {
     if !terms.iter().all(|t| t.is_finite()) {
         return false;
     }
-    terms.windows(2).all(|w| {
-        if w[0] == T::ZERO {
-            w[1] == T::ZERO
-        } else {
-            w[1].abs() <= crate::float::ulp(w[0])
-        }
-    })
+    terms
+        .windows(2)
+        .all(|w| ulp_nonoverlapping_pair(w[0], w[1]))
+}
+
+/// The invariant's rule for neighbouring terms x, y (x first): y = 0 after a zero, else
+/// |y| ≤ ulp(x). [`is_ulp_nonoverlapping`] is this on every pair, with every term finite.
+#[inline(always)]
+pub fn ulp_nonoverlapping_pair<T: FloatTerm>(x: T, y: T) -> bool {
+    if x == T::ZERO {
+        y == T::ZERO
+    } else {
+        y.abs() <= crate::float::ulp(x)
+    }
 }

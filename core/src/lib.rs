@@ -52,7 +52,7 @@ pub mod runtime;
 mod simba_impls;
 
 pub use decimal::ParseExpansionError;
-pub use expansion::{is_ulp_nonoverlapping, Expansion, MAX_TERMS};
+pub use expansion::{is_ulp_nonoverlapping, ulp_nonoverlapping_pair, Expansion, MAX_TERMS};
 pub use float::FloatTerm;
 pub use henon::{henon_iterate, henon_step, Fast, MapScalar};
 

@@ -55,7 +55,7 @@ use core::cell::Cell;
 use core::cmp::Ordering;
 use expanse_core::bounds;
 use expanse_core::eft::two_sum;
-use expanse_core::Expansion;
+use expanse_core::{ulp_nonoverlapping_pair, Expansion};
 use rug::float::Round;
 use rug::ops::SubAssignRound;
 use rug::{Float, Rational};
@@ -279,7 +279,8 @@ fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
         };
         let v = if up { w } else { -w };
         // The one new pair first (O(1)); `set_tail` then checks them all.
-        return (pair_ok(t[j], v) && r.set_tail(j + 1, v)) || widen_truncating(r, w, up);
+        return (ulp_nonoverlapping_pair(t[j], v) && r.set_tail(j + 1, v))
+            || widen_truncating(r, w, up);
     }
     let nl = if up {
         (last + w).next_up()
@@ -290,18 +291,8 @@ fn widen_last_term<const N: usize>(r: &mut E<N>, w: f64, up: bool) -> bool {
         return false;
     }
     // Kept verbatim (so the value is exactly the one argued above) when the invariant holds.
-    ((N == 1 || pair_ok(t[N - 2], nl)) && r.set_tail(N - 1, nl)) || widen_truncating(r, w, up)
-}
-
-/// x, y as neighbouring terms of an ulp-nonoverlapping expansion: y = 0 after a zero, else
-/// |y| ≤ ulp(x) (the pair rule of `expanse_core::expansion::is_ulp_nonoverlapping`).
-#[inline(always)]
-fn pair_ok(x: f64, y: f64) -> bool {
-    if x == 0.0 {
-        y == 0.0
-    } else {
-        y.abs() <= expanse_core::float::ulp(x)
-    }
+    ((N == 1 || ulp_nonoverlapping_pair(t[N - 2], nl)) && r.set_tail(N - 1, nl))
+        || widen_truncating(r, w, up)
 }
 
 /// The length of the longest prefix of `t` that is ulp-nonoverlapping (finite terms, every
@@ -312,7 +303,7 @@ fn valid_prefix<const N: usize>(t: &[f64; N]) -> usize {
     // Every pair tested, the first failure kept (no early exit: selects, not branches).
     let mut valid = N;
     for k in (1..N).rev() {
-        if !(t[k].is_finite() && pair_ok(t[k - 1], t[k])) {
+        if !(t[k].is_finite() && ulp_nonoverlapping_pair(t[k - 1], t[k])) {
             valid = k;
         }
     }
@@ -328,7 +319,7 @@ fn valid_prefix<const N: usize>(t: &[f64; N]) -> usize {
 /// finite and the pair (t_{j−1}, v) holds; the pairs after v always do.
 #[inline(always)]
 fn tail_fits<const N: usize>(t: &[f64; N], valid: usize, j: usize, v: f64) -> bool {
-    j <= valid && v.is_finite() && (j == 0 || pair_ok(t[j - 1], v))
+    j <= valid && v.is_finite() && (j == 0 || ulp_nonoverlapping_pair(t[j - 1], v))
 }
 
 /// The second fast outward step, for results whose lowest terms lie below w (the last-term
